@@ -1,0 +1,39 @@
+# limitscope — see README.md. `make run` is the embedded default, `make test`
+# runs every test (and installs what the tests need when missing).
+GO      ?= go
+BIN     := bin/limitscope
+PKGS    := ./...
+FUZZTIME ?= 20s
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+
+.PHONY: build run test test-deps bench fuzz lint clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+run: build
+	./$(BIN) simulate
+
+# test-deps installs the system packages the tests start for real.
+test-deps:
+	@./scripts/test-deps.sh
+
+test: test-deps
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m $(PKGS)
+
+fuzz:
+	$(GO) test ./trace -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./trace -run '^$$' -fuzz '^FuzzReadJSONL$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./limiter -run '^$$' -fuzz '^FuzzGradientStaysFiniteAndBounded$$' -fuzztime $(FUZZTIME)
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }
+	$(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,101 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// run executes the command line with in-memory streams.
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	io := &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errb, NoColor: true}
+	c := NewRootCmd(io)
+	c.SetArgs(args)
+	err := c.Execute()
+	if err != nil {
+		errb.WriteString("limitscope: " + err.Error() + "\n")
+	}
+	return out.String(), errb.String(), exitCode(err)
+}
+
+func TestVersionAndCompletion(t *testing.T) {
+	out, _, code := run(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "limitscope ") {
+		t.Fatalf("version: %q %d", out, code)
+	}
+	out, _, code = run(t, "", "completion", "bash")
+	if code != 0 || !strings.Contains(out, "bash completion") {
+		t.Fatalf("completion bash: code %d", code)
+	}
+}
+
+func TestSimulateJSONShapeAndTraceOut(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := run(t, "", "simulate", "--duration", "90s", "--format", "json", "--trace-out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["scenario"] != "capacity-shift" || got["duration_s"] != 90.0 {
+		t.Fatalf("header %v", got)
+	}
+	results := got["results"].([]any)
+	if len(results) != 5 {
+		t.Fatalf("%d results", len(results))
+	}
+	r := results[3].(map[string]any)
+	keys := []string{"limiter", "utilisation", "p50_ms", "p99_ms", "overload_episodes", "deferred"}
+	if len(r) != len(keys) {
+		t.Fatalf("result has keys %v, want exactly %v", r, keys)
+	}
+	for _, k := range keys {
+		if _, ok := r[k]; !ok {
+			t.Fatalf("missing %s in %v", k, r)
+		}
+	}
+	if r["limiter"] != "gradient" || r["utilisation"].(float64) <= 0 || r["utilisation"].(float64) > 1 {
+		t.Fatalf("gradient row %v", r)
+	}
+	s, _, err := trace.ReadFile(filepath.Join(dir, "gradient.csv"), nil, nil)
+	if err != nil || len(s) != 90 || s[0].Target != "gradient" {
+		t.Fatalf("trace-out: %d samples, %v", len(s), err)
+	}
+}
+
+func TestSimulateTextShowsSeedFigures(t *testing.T) {
+	out, _, code := run(t, "", "simulate", "--duration", "30s")
+	if code != 0 || !strings.Contains(out, "seed: util") || !strings.Contains(out, "890 ms") || !strings.Contains(out, "gradient-cap") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestUsageErrorsExit2AndNameTheProblem(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	_ = os.WriteFile(bad, []byte("duration: 1h\nschedule: []\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"simulate", "--format", "xml"}, `--format "xml"`},
+		{[]string{"simulate", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"simulate", "--scenario", "nope"}, "neither built in"},
+		{[]string{"simulate", "--scenario", bad}, "bad.yaml: the schedule must start"},
+		{[]string{"simulate", "--duration", "-1s"}, "--duration"},
+		{[]string{"frobnicate"}, "unknown command"},
+	} {
+		_, errOut, code := run(t, "", c.args...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams is the I/O a command may touch, injected so commands run in tests
+// without a terminal (as the GitHub CLI does).
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// OutTTY and ErrTTY say whether Out and ErrOut are terminals.
+	OutTTY, ErrTTY bool
+	// NoColor is set by NO_COLOR (any value) or a non-terminal Out.
+	NoColor bool
+}
+
+// SystemIO returns the process's standard streams.
+func SystemIO() *IOStreams {
+	outTTY := term.IsTerminal(int(os.Stdout.Fd()))
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return &IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		OutTTY:  outTTY,
+		ErrTTY:  term.IsTerminal(int(os.Stderr.Fd())),
+		NoColor: noColor || !outTTY,
+	}
+}
+
+// Exit codes, documented in the root help and the README.
+const (
+	ExitOK       = 0 // success; for diagnose: no fail-on verdict
+	ExitFindings = 1 // diagnose: a fail-on verdict was found
+	ExitUsage    = 2 // usage or input error
+	ExitNoData   = 3 // diagnose: nothing could be evaluated
+)
+
+// ExitError carries an exit code with an optional message.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// usageError marks err as a usage or input error (exit 2).
+func usageError(err error) error { return &ExitError{Code: ExitUsage, Err: err} }
+
+// exitCode maps an error to the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return ExitUsage
+}

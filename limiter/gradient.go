@@ -1,0 +1,205 @@
+package limiter
+
+import (
+	"math"
+	"time"
+)
+
+// Default parameters of Gradient, the first seed's values.
+const (
+	DefaultSmoothing       = 0.2
+	DefaultMinLimit        = 4
+	DefaultMaxLimit        = 400
+	DefaultInitialLimit    = 10
+	DefaultGradientFloor   = 0.5
+	DefaultGrowthThreshold = 0.8
+	DefaultLossBackoff     = 0.5
+	DefaultRTTWindow       = 2 * time.Minute
+	DefaultProbeDepth      = 0.5
+	DefaultProbeDuration   = 2 * time.Second
+)
+
+// Gradient is the gradient (TCP-Vegas-like) adaptive limit. The limit follows
+//
+//	gradient  = clamp(minRTT / rtt, GradientFloor, 1)
+//	allowance = √limit if inFlight ≥ GrowthThreshold·limit, else 0
+//	target    = limit·gradient + allowance
+//	limit     = clamp(limit·(1−Smoothing) + target·Smoothing, MinLimit, MaxLimit)
+//
+// and a loss event multiplies the limit by LossBackoff instead.
+//
+// It honours the first seed's implementation rules: the gradient is clamped
+// below so one latency spike cannot collapse the limit; the limit grows only
+// while it is the binding constraint, so quiet periods do not inflate it; errors
+// are loss events, so a downstream failing fast brakes the limit instead of
+// accelerating it. The caller measures the RTT around the downstream call only
+// (the Gate does), runs one Gradient per downstream, and keeps a static cap
+// above it (Gate.Cap).
+//
+// The minimum RTT is windowed: every RTTWindow the minimum is forgotten and the
+// limit is cut to ProbeDepth·limit for ProbeDuration, so the downstream's queue
+// drains and the new minimum is taken from low-queue samples. Without the probe
+// (set ProbeDepth to 1) the reset takes a queue-inflated RTT as the new minimum
+// and the operating point drifts with latency noise instead of following
+// capacity. During the probe the limit holds at the probe level (a loss still
+// cuts it); when the probe ends the limit returns to its pre-probe value and
+// adapts against the fresh minimum.
+//
+// A zero field takes its default when the first sample arrives, so
+// Gradient{Smoothing: 0.1} is a valid limiter. Gradient is not safe for
+// concurrent use; Observe does not allocate.
+//
+// Invalid input never poisons the state: a NaN, infinite, zero or negative RTT
+// carries no latency signal and is ignored (a loss flagged with it still backs
+// off), and a negative in-flight counts as zero.
+type Gradient struct {
+	// Smoothing is the weight of the new target in [0,1] (default 0.2). Higher
+	// reacts faster and oscillates more.
+	Smoothing float64
+	// MinLimit and MaxLimit bound the limit (defaults 4 and 400).
+	MinLimit, MaxLimit float64
+	// InitialLimit is the limit before the first sample (default 10).
+	InitialLimit float64
+	// GradientFloor is the lowest gradient applied in one sample (default 0.5,
+	// i.e. at most halving per sample).
+	GradientFloor float64
+	// GrowthThreshold is the fraction of the limit in flight required before the
+	// limit may grow (default 0.8).
+	GrowthThreshold float64
+	// LossBackoff multiplies the limit on a loss event (default 0.5).
+	LossBackoff float64
+	// RTTWindow is how long a minimum RTT is trusted before re-probing
+	// (default 2 min).
+	RTTWindow time.Duration
+	// ProbeDepth is the fraction of the limit kept during a re-probe
+	// (default 0.5); 1 disables the limit reduction and keeps only the reset.
+	ProbeDepth float64
+	// ProbeDuration is how long the reduced probe limit holds (default 2 s); it
+	// should cover several RTTs of the downstream.
+	ProbeDuration time.Duration
+
+	limit       float64
+	rttMin      time.Duration
+	windowEnd   time.Time
+	probeUntil  time.Time
+	savedLimit  float64
+	started     bool
+	probing     bool
+}
+
+// NewGradient returns a Gradient with every parameter at its default.
+func NewGradient() *Gradient {
+	g := &Gradient{}
+	g.init()
+	return g
+}
+
+func (g *Gradient) init() {
+	def := func(p *float64, d float64) {
+		if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
+			*p = d
+		}
+	}
+	def(&g.Smoothing, DefaultSmoothing)
+	g.Smoothing = math.Min(g.Smoothing, 1)
+	def(&g.MinLimit, DefaultMinLimit)
+	def(&g.MaxLimit, DefaultMaxLimit)
+	if g.MaxLimit < g.MinLimit {
+		g.MaxLimit = g.MinLimit
+	}
+	def(&g.InitialLimit, DefaultInitialLimit)
+	def(&g.GradientFloor, DefaultGradientFloor)
+	g.GradientFloor = math.Min(g.GradientFloor, 1)
+	def(&g.GrowthThreshold, DefaultGrowthThreshold)
+	def(&g.LossBackoff, DefaultLossBackoff)
+	g.LossBackoff = math.Min(g.LossBackoff, 1)
+	def(&g.ProbeDepth, DefaultProbeDepth)
+	g.ProbeDepth = math.Min(g.ProbeDepth, 1)
+	if g.RTTWindow <= 0 {
+		g.RTTWindow = DefaultRTTWindow
+	}
+	if g.ProbeDuration <= 0 {
+		g.ProbeDuration = DefaultProbeDuration
+	}
+	g.limit = clamp(g.InitialLimit, g.MinLimit, g.MaxLimit)
+	g.rttMin = 0
+	g.started = false
+	g.probing = false
+}
+
+// Reset forgets all state and re-applies the defaults to zero fields, as if no
+// sample had been observed.
+func (g *Gradient) Reset() {
+	g.limit = 0
+	g.init()
+}
+
+// Limit returns the current limit.
+func (g *Gradient) Limit() float64 {
+	if g.limit == 0 {
+		g.init()
+	}
+	return g.limit
+}
+
+// MinRTT returns the current minimum-RTT estimate (0 before the first valid
+// sample of a window).
+func (g *Gradient) MinRTT() time.Duration { return g.rttMin }
+
+// Probing reports whether a re-probe is in progress.
+func (g *Gradient) Probing() bool { return g.probing }
+
+// Observe feeds one sample and returns the new limit.
+func (g *Gradient) Observe(now time.Time, rtt time.Duration, inFlight int, dropped bool) float64 {
+	if g.limit == 0 {
+		g.init()
+	}
+	if !g.started {
+		g.started = true
+		g.windowEnd = now.Add(g.RTTWindow)
+	}
+	if g.probing && !now.Before(g.probeUntil) {
+		g.probing = false
+		g.limit = g.savedLimit
+	}
+	if !g.probing && now.After(g.windowEnd) {
+		// Forced re-probe: forget the minimum and drain the queue.
+		g.windowEnd = now.Add(g.RTTWindow)
+		g.rttMin = 0
+		if g.ProbeDepth < 1 {
+			g.probing = true
+			g.probeUntil = now.Add(g.ProbeDuration)
+			g.savedLimit = g.limit
+			g.limit = math.Max(g.MinLimit, g.limit*g.ProbeDepth)
+		}
+	}
+	if dropped {
+		g.limit = math.Max(g.MinLimit, g.limit*g.LossBackoff)
+		if g.probing {
+			g.savedLimit = math.Max(g.MinLimit, g.savedLimit*g.LossBackoff)
+		}
+		return g.limit
+	}
+	if !validRTT(rtt) {
+		return g.limit
+	}
+	if g.rttMin == 0 || rtt < g.rttMin {
+		g.rttMin = rtt
+	}
+	if g.probing {
+		return g.limit
+	}
+	gradient := float64(g.rttMin) / float64(rtt)
+	if gradient < g.GradientFloor {
+		gradient = g.GradientFloor
+	} else if gradient > 1 {
+		gradient = 1
+	}
+	allowance := 0.0
+	if float64(inFlight) >= g.limit*g.GrowthThreshold {
+		allowance = math.Sqrt(g.limit)
+	}
+	target := g.limit*gradient + allowance
+	g.limit = clamp(g.limit*(1-g.Smoothing)+target*g.Smoothing, g.MinLimit, g.MaxLimit)
+	return g.limit
+}

@@ -1,0 +1,207 @@
+package sim
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/limiter"
+)
+
+func f(v float64) *float64     { return &v }
+func d(v time.Duration) *Duration { x := Duration(v); return &x }
+
+// stepScenario: demand always above capacity, capacity 40 → 80 → 24 every
+// 10 minutes.
+func stepScenario() Scenario {
+	sc := Scenario{
+		Name: "steps", Duration: Duration(30 * time.Minute), Seed: 7,
+		Schedule: []Step{
+			{At: 0, Capacity: f(40), BaseLatency: d(20 * time.Millisecond), Demand: f(6000)},
+			{At: Duration(10 * time.Minute), Capacity: f(80)},
+			{At: Duration(20 * time.Minute), Capacity: f(24)},
+		},
+	}
+	if err := sc.normalise(); err != nil {
+		panic(err)
+	}
+	return sc
+}
+
+func meanLimit(r Result, from, to time.Duration) float64 {
+	sum, n := 0.0, 0
+	for _, s := range r.Samples {
+		off := s.Time.Sub(Epoch)
+		if off >= from && off < to {
+			sum += s.Limit
+			n++
+		}
+	}
+	return sum / float64(n)
+}
+
+func TestGradientWithProbeTracksCapacity(t *testing.T) {
+	sc := stepScenario()
+	run := func(depth float64) Result {
+		g := &limiter.Gradient{ProbeDepth: depth}
+		return Run(sc, &limiter.Windowed{Limiter: g, Window: 100 * time.Millisecond}, Options{Name: "g"})
+	}
+	probe := run(0)
+	for _, ph := range []struct {
+		from time.Duration
+		c    float64
+	}{{5 * time.Minute, 40}, {15 * time.Minute, 80}, {25 * time.Minute, 24}} {
+		m := meanLimit(probe, ph.from, ph.from+5*time.Minute)
+		t.Logf("capacity %v: mean limit with probe %.1f", ph.c, m)
+		if m < 0.8*ph.c || m > 1.6*ph.c {
+			t.Errorf("capacity %v: mean limit %.1f outside [0.8C, 1.6C]: the limit does not track capacity", ph.c, m)
+		}
+	}
+	// The seed's sample code only resets the minimum: the new minimum is a
+	// queue-inflated RTT, so the limit drifts away from capacity.
+	reset := run(1)
+	for _, from := range []time.Duration{5 * time.Minute, 15 * time.Minute, 25 * time.Minute} {
+		t.Logf("reset-only (the seed's sample code): mean limit %.1f", meanLimit(reset, from, from+5*time.Minute))
+	}
+	if m := meanLimit(reset, 25*time.Minute, 30*time.Minute); m < 2*24 {
+		t.Errorf("reset-only limit %.1f at capacity 24: expected it to drift far above (the failure the probe fixes)", m)
+	}
+}
+
+func TestDeterministicForASeed(t *testing.T) {
+	sc := stepScenario()
+	sc.Duration = Duration(3 * time.Minute)
+	mk := func() limiter.Limiter {
+		return &limiter.Windowed{Limiter: limiter.NewGradient(), Window: 100 * time.Millisecond}
+	}
+	a := Run(sc, mk(), Options{Name: "x"})
+	b := Run(sc, mk(), Options{Name: "x"})
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two runs with the same seed differ")
+	}
+	c := Run(sc, mk(), Options{Name: "x", Seed: 99})
+	if reflect.DeepEqual(a.Samples, c.Samples) {
+		t.Fatal("a different seed gave the same run")
+	}
+	if len(a.Samples) != 180 || a.Samples[0].Target != "x" {
+		t.Fatalf("want 180 one-second samples labelled x, got %d", len(a.Samples))
+	}
+}
+
+func TestDownstreamIsPhysical(t *testing.T) {
+	sc := stepScenario()
+	sc.Duration = Duration(2 * time.Minute)
+	lat := func(limit float64) Result {
+		return Run(sc, &limiter.Fixed{N: limit}, Options{Name: "fixed"})
+	}
+	under, at, over2, over3 := lat(20), lat(40), lat(80), lat(119)
+	// under capacity: latency is the base latency
+	if under.P50Ms < 18 || under.P50Ms > 23 {
+		t.Fatalf("p50 under capacity %.1f, want ≈ 20ms", under.P50Ms)
+	}
+	// past the knee latency grows faster than linearly in the backlog
+	q2, q3 := over2.P50Ms-at.P50Ms, over3.P50Ms-at.P50Ms
+	if !(q3 > 2.1*q2) {
+		t.Fatalf("queueing delay at 2C %.1fms, at 3C %.1fms: want superlinear growth", q2, q3)
+	}
+	// beyond the shed bound (8·C by default) requests are refused
+	if over3.Lost != 0 || lat(400).Lost == 0 {
+		t.Fatal("a backlog past shed_at·C must shed")
+	}
+	if under.Lost != 0 || at.OverloadEpisodes != 0 || over3.OverloadEpisodes == 0 {
+		t.Fatalf("lost %d, episodes at C %d, at 3C %d", under.Lost, at.OverloadEpisodes, over3.OverloadEpisodes)
+	}
+	if under.Utilisation > 0.55 || under.Utilisation < 0.45 {
+		t.Fatalf("limit C/2 must use half the capacity, got %.2f", under.Utilisation)
+	}
+}
+
+func TestErrorsAndTimeoutsAreLosses(t *testing.T) {
+	sc := stepScenario()
+	sc.Duration = Duration(time.Minute)
+	sc.Schedule[0].ErrorRate = f(0.2)
+	r := Run(sc, &limiter.Fixed{N: 20}, Options{})
+	frac := float64(r.Lost) / float64(r.Dispatched)
+	if math.Abs(frac-0.2) > 0.02 {
+		t.Fatalf("error rate 0.2 gave loss fraction %.3f", frac)
+	}
+	sc.Schedule[0].ErrorRate = nil
+	sc.Client.Timeout = Duration(15 * time.Millisecond)
+	r = Run(sc, &limiter.Fixed{N: 20}, Options{})
+	if r.Lost == 0 || r.P99Ms > 16 {
+		t.Fatalf("timeouts: lost %d p99 %.1f", r.Lost, r.P99Ms)
+	}
+}
+
+func TestShootoutReproducesTheSeedsOrdering(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the full hour takes seconds")
+	}
+	sc, err := Load("capacity-shift")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := map[string]Result{}
+	for _, r := range Shootout(sc, nil) {
+		res[r.Limiter] = r
+		t.Logf("%-13s util %.3f p50 %.1f p99 %.1f episodes %d deferred %d maxlimit %.0f", r.Limiter, r.Utilisation, r.P50Ms, r.P99Ms, r.OverloadEpisodes, r.Deferred, r.MaxLimit)
+	}
+	lo, hi, aimd, g, gc := res["static-low"], res["static-high"], res["aimd"], res["gradient"], res["gradient-cap"]
+	for _, r := range []Result{hi, aimd, g, gc} {
+		if lo.Utilisation >= r.Utilisation || lo.Deferred <= r.Deferred {
+			t.Errorf("static-low must have the lowest utilisation and defer the most (vs %s)", r.Limiter)
+		}
+		if r.Limiter != "static-high" && (hi.P99Ms <= r.P99Ms || hi.OverloadEpisodes < r.OverloadEpisodes) {
+			t.Errorf("static-high must have the highest p99 and the most overload episodes (vs %s)", r.Limiter)
+		}
+	}
+	if aimd.P99Ms <= g.P99Ms {
+		t.Error("AIMD's p99 must lie above gradient's")
+	}
+	if math.Abs(g.Utilisation-hi.Utilisation) > 0.10 && g.Utilisation < hi.Utilisation {
+		t.Errorf("gradient utilisation %.3f not within 10 points of static-high %.3f", g.Utilisation, hi.Utilisation)
+	}
+	if g.P99Ms > 2*lo.P99Ms {
+		t.Errorf("gradient p99 %.1f above 2x static-low's %.1f", g.P99Ms, lo.P99Ms)
+	}
+	if gc.MaxLimit > 100 {
+		t.Errorf("gradient-cap's limit reached %.0f above its cap 100", gc.MaxLimit)
+	}
+	if g.OverloadEpisodes != 0 {
+		t.Errorf("gradient overloaded %d minutes", g.OverloadEpisodes)
+	}
+}
+
+func TestScenarioYAMLErrors(t *testing.T) {
+	for _, c := range []struct{ yaml, want string }{
+		{"duration: 1h\nschedule: []\n", "the schedule must start with a step at 0s"},
+		{"duration: soon\n", "\"soon\" is not a duration"},
+		{"duration: 1h\nbogus: 1\n", "field bogus not found"},
+		{"duration: 1h\nschedule:\n  - {at: 0s, capacity: 0, base_latency: 1ms, demand: 1}\n", "capacity must be at least 1"},
+		{"duration: 1h\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1}\nlimiters:\n  - {name: x, kind: magic}\n", "kind must be fixed, aimd or gradient"},
+	} {
+		_, err := Parse([]byte(c.yaml), "s.yaml")
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "s.yaml") {
+			t.Errorf("%q: got %v, want %q", c.yaml, err, c.want)
+		}
+	}
+	if _, err := Load("nope"); err == nil || !strings.Contains(err.Error(), "capacity-shift") {
+		t.Fatalf("unknown scenario error must list the built-ins: %v", err)
+	}
+}
+
+func BenchmarkCapacityShiftTable(b *testing.B) {
+	sc, err := Load("capacity-shift")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var reqs int64
+	for i := 0; i < b.N; i++ {
+		for _, r := range Shootout(sc, nil) {
+			reqs += r.Requests
+		}
+	}
+	b.ReportMetric(float64(reqs)/b.Elapsed().Seconds(), "simreq/s")
+}

@@ -1,0 +1,131 @@
+// Package trace is limitscope's data model and its one file format: a Sample
+// of a limiter's series (limit, in-flight, min RTT, RTT, loss and rejection
+// counts) at a time, per-target series held in bounded ring buffers, and
+// streaming readers and writers for the CSV and JSON Lines trace files that
+// shared/spec/trace-format.md defines.
+//
+// A field that was not measured (Envoy exports no in-flight) is absent, not
+// zero: every Sample carries a Fields mask saying which values are present.
+// The package imports nothing else of limitscope.
+package trace
+
+import (
+	"fmt"
+	"time"
+)
+
+// Field names one measured series of a Sample.
+type Field uint8
+
+// The series a Sample can carry.
+const (
+	FieldLimit Field = 1 << iota
+	FieldInFlight
+	FieldRTTMin
+	FieldRTT
+	FieldDropped
+	FieldRejected
+)
+
+// AllFields is every series.
+const AllFields = FieldLimit | FieldInFlight | FieldRTTMin | FieldRTT | FieldDropped | FieldRejected
+
+// fieldNames are the trace-format column names, in file order.
+var fieldNames = []struct {
+	f    Field
+	name string
+}{
+	{FieldLimit, "limit"},
+	{FieldInFlight, "in_flight"},
+	{FieldRTTMin, "rtt_min_ms"},
+	{FieldRTT, "rtt_ms"},
+	{FieldDropped, "dropped"},
+	{FieldRejected, "rejected"},
+}
+
+// String returns the column names of the fields in f, comma-separated.
+func (f Field) String() string {
+	s := ""
+	for _, fn := range fieldNames {
+		if f&fn.f != 0 {
+			if s != "" {
+				s += ","
+			}
+			s += fn.name
+		}
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// DefaultTarget is the target of rows that name none.
+const DefaultTarget = "default"
+
+// Sample is one observation of one target's limiter. Values whose bit is not
+// set in Fields were not measured and read as zero.
+type Sample struct {
+	Time   time.Time
+	Target string
+	// Limit is the concurrency limit (may be fractional).
+	Limit float64
+	// InFlight is the number of requests in flight.
+	InFlight float64
+	// RTTMinMs is the limiter's minimum-RTT estimate, milliseconds.
+	RTTMinMs float64
+	// RTTMs is an RTT sample or the mean RTT over the interval, milliseconds.
+	RTTMs float64
+	// Dropped counts loss events since the target's previous sample.
+	Dropped float64
+	// Rejected counts requests rejected or deferred since the previous sample.
+	Rejected float64
+	// Fields says which of the values above were measured.
+	Fields Field
+}
+
+// Has reports whether every field in f was measured.
+func (s *Sample) Has(f Field) bool { return s.Fields&f == f }
+
+// Value returns the value of one field and whether it was measured.
+func (s *Sample) Value(f Field) (float64, bool) {
+	var v float64
+	switch f {
+	case FieldLimit:
+		v = s.Limit
+	case FieldInFlight:
+		v = s.InFlight
+	case FieldRTTMin:
+		v = s.RTTMinMs
+	case FieldRTT:
+		v = s.RTTMs
+	case FieldDropped:
+		v = s.Dropped
+	case FieldRejected:
+		v = s.Rejected
+	default:
+		return 0, false
+	}
+	return v, s.Fields&f != 0
+}
+
+// Set stores v in field f and marks it measured.
+func (s *Sample) Set(f Field, v float64) {
+	switch f {
+	case FieldLimit:
+		s.Limit = v
+	case FieldInFlight:
+		s.InFlight = v
+	case FieldRTTMin:
+		s.RTTMinMs = v
+	case FieldRTT:
+		s.RTTMs = v
+	case FieldDropped:
+		s.Dropped = v
+	case FieldRejected:
+		s.Rejected = v
+	default:
+		panic(fmt.Sprintf("trace: Set of unknown field %d", f))
+	}
+	s.Fields |= f
+}

@@ -1,0 +1,382 @@
+package trace
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func readAllString(t *testing.T, body string, f Format) ([]Sample, []string, error) {
+	t.Helper()
+	r := NewReader(strings.NewReader(body), "t.csv", f)
+	s, err := r.ReadAll()
+	return s, r.Warnings(), err
+}
+
+func TestReadCSVExample(t *testing.T) {
+	body := "time,target,limit,in_flight,rtt_min_ms,rtt_ms,dropped\n" +
+		"2026-11-29T10:00:00Z,payments,40,37,12.5,13.1,0\n" +
+		"2026-11-29T10:00:01Z,payments,41.2,39,12.5,13.4,0\n"
+	s, w, err := readAllString(t, body, CSV)
+	if err != nil || len(w) != 0 {
+		t.Fatalf("err=%v warnings=%v", err, w)
+	}
+	if len(s) != 2 {
+		t.Fatalf("got %d samples", len(s))
+	}
+	want := Sample{Time: time.Date(2026, 11, 29, 10, 0, 1, 0, time.UTC), Target: "payments", Limit: 41.2, InFlight: 39, RTTMinMs: 12.5, RTTMs: 13.4, Dropped: 0,
+		Fields: FieldLimit | FieldInFlight | FieldRTTMin | FieldRTT | FieldDropped}
+	if !s[1].Time.Equal(want.Time) || s[1].Target != want.Target || s[1].Limit != want.Limit || s[1].Fields != want.Fields || s[1].RTTMs != 13.4 {
+		t.Fatalf("got %+v want %+v", s[1], want)
+	}
+	if s[1].Has(FieldRejected) {
+		t.Fatal("rejected column absent but reported measured")
+	}
+}
+
+func TestReadCSVLenientLayout(t *testing.T) {
+	body := "\xef\xbb\xbf# recorded by hand\r\n" +
+		"RTT_MS , Time,Extra, LIMIT\r\n" +
+		"\r\n" +
+		"13.1,1764410400.25,x,40\r\n" +
+		"# comment\n" +
+		", 1764410401 ,y,\n"
+	s, w, err := readAllString(t, body, CSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w) != 1 || !strings.Contains(w[0], "extra") || !strings.Contains(w[0], "t.csv:2") {
+		t.Fatalf("want one unknown-column warning naming line 2, got %v", w)
+	}
+	if len(s) != 2 || s[0].Target != DefaultTarget {
+		t.Fatalf("got %+v", s)
+	}
+	if got := s[0].Time.UnixNano(); got != 1764410400250000000 {
+		t.Fatalf("unix time parsed as %d", got)
+	}
+	if s[1].Has(FieldRTT) || s[1].Has(FieldLimit) {
+		t.Fatalf("empty cells must be not measured: %+v", s[1])
+	}
+}
+
+func TestReadErrorsNameFileLineAndProblem(t *testing.T) {
+	cases := []struct {
+		name, body, want string
+	}{
+		{"nan", "time,limit\n1,NaN\n", "t.csv:2: limit \"NaN\": NaN and Inf are not values"},
+		{"inf", "time,rtt_ms\n1,+Inf\n", "t.csv:2: rtt_ms \"+Inf\": NaN and Inf are not values"},
+		{"negative limit", "time,limit\n1,-3\n", "t.csv:2: limit \"-3\": negative values are not allowed"},
+		{"negative rtt", "time,rtt_min_ms\n1,-0.5\n", "t.csv:2: rtt_min_ms"},
+		{"negative count", "time,dropped\n1,-1\n", "t.csv:2: dropped"},
+		{"comma decimal", "time,limit\n1,\"4,5\"\n", "use . as the decimal separator"},
+		{"bad time", "time,limit\nyesterday,4\n", "t.csv:2: time \"yesterday\""},
+		{"no time column", "target,limit\na,4\n", "t.csv:1: the header has no time column"},
+		{"duplicate column", "time,limit,LIMIT\n1,2,3\n", "column \"limit\" appears twice"},
+		{"field count", "time,limit\n1,2,3\n2,3\n", "t.csv:2: the row has 3 fields but the header has 2 columns"},
+		{"order", "time,target,limit\n2,a,1\n3,b,1\n1,a,1\n", "t.csv:4: time 1970-01-01T00:00:01Z is before the previous row of target \"a\""},
+		{"empty", "", "t.csv: the file is empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := readAllString(t, c.body, CSV)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestEqualTimestampsAllowedAndTargetsIndependent(t *testing.T) {
+	body := "time,target,limit\n5,a,1\n5,a,2\n1,b,3\n"
+	s, _, err := readAllString(t, body, CSV)
+	if err != nil || len(s) != 3 {
+		t.Fatalf("err=%v n=%d", err, len(s))
+	}
+}
+
+func TestTruncatedLastLineIsAWarning(t *testing.T) {
+	for _, body := range []string{
+		"time,limit,in_flight\n1,4,3\n2,5",
+		"time,limit,in_flight\n1,4,3\n2026-11-29T10:0",
+		"time,limit,in_flight\n1,4,3\n2,5,\"",
+		"time,target,limit\n1,a,3\n2,\"never\nclosed,4\n",
+	} {
+		s, w, err := readAllString(t, body, CSV)
+		if err != nil {
+			t.Fatalf("%q: truncated last line must not fail: %v", body, err)
+		}
+		if len(s) != 1 || len(w) != 1 || !strings.Contains(w[0], "truncated last line") || !strings.Contains(w[0], "t.csv:3") {
+			t.Fatalf("%q: samples=%d warnings=%v", body, len(s), w)
+		}
+	}
+	// The same broken row in the middle of the file is an error.
+	if _, _, err := readAllString(t, "time,limit,in_flight\n2,5\n3,4,4\n", CSV); err == nil {
+		t.Fatal("a short row that is not the last line must be an error")
+	}
+	// A complete last line without newline is fine.
+	s, w, err := readAllString(t, "time,limit\n1,4", CSV)
+	if err != nil || len(w) != 0 || len(s) != 1 {
+		t.Fatalf("s=%v w=%v err=%v", s, w, err)
+	}
+}
+
+func hostileSamples() []Sample {
+	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	names := []string{"payments", "a,b", "quote\"d", "new\nline", "\x1b[31mred\x1b[0m", "<script>alert(1)</script>", "#hash", " padded ", "ünïcødé-服务"}
+	var out []Sample
+	for i := 0; i < 30; i++ {
+		s := Sample{Time: t0.Add(time.Duration(i) * 250 * time.Millisecond), Target: names[i%len(names)]}
+		s.Set(FieldLimit, 40+float64(i)*0.1)
+		if i%3 != 0 {
+			s.Set(FieldInFlight, float64(i))
+		}
+		s.Set(FieldRTTMin, 12.5)
+		s.Set(FieldRTT, 13.25+float64(i))
+		if i%5 == 0 {
+			s.Set(FieldDropped, 2)
+			s.Set(FieldRejected, 0)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestRoundTripBothFormatsKeepsHostileNamesAndMissingFields(t *testing.T) {
+	for _, f := range []Format{CSV, JSONL} {
+		var buf bytes.Buffer
+		w := NewWriter(&buf, f)
+		in := hostileSamples()
+		for _, s := range in {
+			if err := w.Write(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(&buf, "rt", f)
+		out, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("%v: %v", f, err)
+		}
+		if len(out) != len(in) {
+			t.Fatalf("%v: %d rows back, want %d", f, len(out), len(in))
+		}
+		for i := range in {
+			a, b := in[i], out[i]
+			if !a.Time.Equal(b.Time) || a.Target != b.Target || a.Fields != b.Fields || a.Limit != b.Limit || a.InFlight != b.InFlight || a.RTTMs != b.RTTMs || a.Dropped != b.Dropped {
+				t.Fatalf("%v row %d: wrote %+v read %+v", f, i, a, b)
+			}
+		}
+	}
+}
+
+func TestOpenCreateGzipAndFormatByExtension(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.csv", "a.csv.gz", "a.jsonl", "a.ndjson.gz"} {
+		p := filepath.Join(dir, name)
+		w, err := Create(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range hostileSamples() {
+			if err := w.Write(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := os.ReadFile(p)
+		if strings.HasSuffix(name, ".gz") != (len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b) {
+			t.Fatalf("%s: gzip by extension not honoured", name)
+		}
+		s, _, err := ReadFile(p, nil, nil)
+		if err != nil || len(s) != 30 {
+			t.Fatalf("%s: n=%d err=%v", name, len(s), err)
+		}
+	}
+	// "-" reads stdin.
+	s, _, err := ReadFile("-", strings.NewReader("time,limit\n1,2\n"), nil)
+	if err != nil || len(s) != 1 {
+		t.Fatalf("stdin: %v %v", s, err)
+	}
+	if _, _, err := ReadFile(filepath.Join(dir, "missing.csv"), nil, nil); err == nil || !strings.Contains(err.Error(), "cannot open trace file") {
+		t.Fatalf("missing file: %v", err)
+	}
+}
+
+func TestKilledGzipWriterLeavesReadablePrefix(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	w := NewWriter(zw, CSV)
+	w.gz = zw
+	for _, s := range hostileSamples()[:10] {
+		_ = w.Write(s)
+	}
+	_ = w.Flush() // a periodic flush, then the process dies
+	_ = w.Write(hostileSamples()[10])
+	zr, err := gzip.NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(zr, "k.csv.gz", CSV)
+	s, err := r.ReadAll()
+	if err != nil || len(s) != 10 {
+		t.Fatalf("n=%d err=%v warnings=%v", len(s), err, r.Warnings())
+	}
+}
+
+func TestWriterFlushesOnInterval(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, CSV)
+	w.FlushInterval = 0
+	_ = w.Write(hostileSamples()[0])
+	if !strings.Contains(buf.String(), "payments") {
+		t.Fatal("row not flushed after the interval elapsed")
+	}
+	w2 := NewWriter(io.Discard, CSV)
+	w2.FlushInterval = time.Hour
+	var b2 bytes.Buffer
+	w2.bw.Reset(&b2)
+	_ = w2.Write(hostileSamples()[0])
+	if b2.Len() != 0 {
+		t.Fatal("row flushed before the interval")
+	}
+}
+
+func TestReadJSONL(t *testing.T) {
+	body := `{"time":"2026-11-29T10:00:00Z","target":"payments","limit":40,"in_flight":37,"rtt_min_ms":12.5}` + "\n" +
+		`{"TIME":1764410401.5,"limit":41,"extra":1,"rtt_ms":null}` + "\n"
+	s, w, err := readAllString(t, body, JSONL)
+	if err != nil || len(s) != 2 {
+		t.Fatalf("%v %v", s, err)
+	}
+	if s[1].Target != DefaultTarget || s[1].Has(FieldRTT) || len(w) != 1 {
+		t.Fatalf("got %+v warnings %v", s[1], w)
+	}
+	for _, bad := range []struct{ body, want string }{
+		{`{"time":"x"}`, "t.csv:1: time \"x\""},
+		{`{"limit":1}`, "no time field"},
+		{`{"time":1,"limit":"4"}`, "limit must be a number"},
+		{`{"time":1,"limit":-4}`, "negative"},
+		{`[1,2]` + "\n", "not a JSON object"},
+	} {
+		_, _, err := readAllString(t, bad.body+"\n", JSONL)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Fatalf("%s: got %v want %q", bad.body, err, bad.want)
+		}
+	}
+}
+
+func TestRingAndStore(t *testing.T) {
+	r := NewRing(3)
+	for i := 0; i < 5; i++ {
+		r.Push(Sample{Limit: float64(i)})
+	}
+	if r.Len() != 3 || r.At(0).Limit != 2 || r.At(2).Limit != 4 {
+		t.Fatalf("ring wrong: len %d first %v", r.Len(), r.At(0).Limit)
+	}
+	st := NewStore(2)
+	st.Push(Sample{Target: "b"})
+	st.Push(Sample{Target: "a"})
+	st.Push(Sample{})
+	if got := st.Targets(); strings.Join(got, ",") != "b,a,default" {
+		t.Fatalf("targets %v", got)
+	}
+	if st.Version() != 3 {
+		t.Fatal("version must count pushes")
+	}
+}
+
+func FuzzReadCSV(f *testing.F) {
+	f.Add("time,target,limit,in_flight,rtt_min_ms,rtt_ms,dropped\n2026-11-29T10:00:00Z,payments,40,37,12.5,13.1,0\n")
+	f.Add("time,target\n1,\"a\nb\"\n2,\"c\"\"d\"\n")
+	f.Add("Time,LIMIT\n1764410400.25,4\n# x\n\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		r := NewReader(strings.NewReader(body), "fuzz.csv", CSV)
+		for i := 0; i < 10000; i++ {
+			s, err := r.Read()
+			if err != nil {
+				if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.csv") {
+					t.Fatalf("error does not name the file: %v", err)
+				}
+				return
+			}
+			for _, fn := range fieldNames {
+				if v, ok := s.Value(fn.f); ok && (v < 0 || v != v) {
+					t.Fatalf("invalid value accepted: %v", v)
+				}
+			}
+		}
+	})
+}
+
+func FuzzReadJSONL(f *testing.F) {
+	f.Add(`{"time":"2026-11-29T10:00:00Z","target":"p","limit":40}` + "\n")
+	f.Add(`{"time":1,"limit":1e308}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		r := NewReader(strings.NewReader(body), "fuzz.jsonl", JSONL)
+		for i := 0; i < 10000; i++ {
+			if _, err := r.Read(); err != nil {
+				return
+			}
+		}
+	})
+}
+
+func benchRows(n int) []Sample {
+	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	out := make([]Sample, n)
+	for i := range out {
+		s := Sample{Time: t0.Add(time.Duration(i) * time.Millisecond * 250), Target: []string{"payments", "search", "ledger"}[i%3]}
+		s.Set(FieldLimit, 40.5+float64(i%17))
+		s.Set(FieldInFlight, float64(i%40))
+		s.Set(FieldRTTMin, 12.5)
+		s.Set(FieldRTT, 13.125+float64(i%7))
+		s.Set(FieldDropped, 0)
+		out[i] = s
+	}
+	return out
+}
+
+func BenchmarkCSVWrite(b *testing.B) {
+	rows := benchRows(1 << 12)
+	w := NewWriter(io.Discard, CSV)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = w.Write(rows[i&(len(rows)-1)])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkCSVRead(b *testing.B) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, CSV)
+	rows := benchRows(100000)
+	for _, s := range rows {
+		_ = w.Write(s)
+	}
+	_ = w.Close()
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)) / int64(len(rows)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for n < b.N {
+		r := NewReader(bytes.NewReader(data), "bench.csv", CSV)
+		for n < b.N {
+			if _, err := r.Read(); err != nil {
+				break
+			}
+			n++
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
