@@ -90,4 +90,3 @@ func Execute() int {
 	}
 	return exitCode(err)
 }
-

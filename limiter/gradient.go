@@ -78,13 +78,13 @@ type Gradient struct {
 	// should cover several RTTs of the downstream.
 	ProbeDuration time.Duration
 
-	limit       float64
-	rttMin      time.Duration
-	windowEnd   time.Time
-	probeUntil  time.Time
-	savedLimit  float64
-	started     bool
-	probing     bool
+	limit      float64
+	rttMin     time.Duration
+	windowEnd  time.Time
+	probeUntil time.Time
+	savedLimit float64
+	started    bool
+	probing    bool
 }
 
 // NewGradient returns a Gradient with every parameter at its default.

@@ -17,11 +17,11 @@ type Windowed struct {
 	Window     time.Duration
 	MinSamples int
 
-	open     bool
-	start    time.Time
-	sum      time.Duration
-	n        int
-	maxIn    int
+	open  bool
+	start time.Time
+	sum   time.Duration
+	n     int
+	maxIn int
 }
 
 // Limit returns the wrapped limiter's limit.

@@ -10,7 +10,7 @@ import (
 	"github.com/limitscope/limitscope/limiter"
 )
 
-func f(v float64) *float64     { return &v }
+func f(v float64) *float64        { return &v }
 func d(v time.Duration) *Duration { x := Duration(v); return &x }
 
 // stepScenario: demand always above capacity, capacity 40 → 80 → 24 every
