@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/limitscope
 PKGS    := ./...
 FUZZTIME ?= 20s
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build run test test-deps bench fuzz lint clean
 

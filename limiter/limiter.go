@@ -14,10 +14,7 @@
 // The package imports nothing else of limitscope.
 package limiter
 
-import (
-	"math"
-	"time"
-)
+import "time"
 
 // Limiter is the small interface every algorithm here implements. Observe feeds
 // one RTT sample (or the mean RTT of a sample window) measured around the
@@ -45,14 +42,6 @@ func clamp(v, lo, hi float64) float64 {
 	}
 	if v > hi {
 		return hi
-	}
-	return v
-}
-
-// finiteOr returns v when it is a finite number and def otherwise.
-func finiteOr(v, def float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return def
 	}
 	return v
 }

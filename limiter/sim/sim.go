@@ -323,6 +323,16 @@ func (r *runner) limit() int {
 	return n
 }
 
+// exportedLimit is the limit as a limiter exports it: the limiter's value
+// under the cap, not rounded.
+func (r *runner) exportedLimit() float64 {
+	l := r.lim.Limit()
+	if r.opt.Cap > 0 && l > float64(r.opt.Cap) {
+		l = float64(r.opt.Cap)
+	}
+	return l
+}
+
 func (r *runner) at(t int64) time.Time { return Epoch.Add(time.Duration(t)) }
 
 func (r *runner) newRequest() int32 {
@@ -553,7 +563,7 @@ func (r *runner) sample() {
 	}
 	if !r.opt.NoSamples {
 		s := trace.Sample{Time: r.at(r.now), Target: r.opt.Name}
-		s.Set(trace.FieldLimit, float64(r.limit()))
+		s.Set(trace.FieldLimit, r.exportedLimit())
 		s.Set(trace.FieldInFlight, float64(r.inFlight))
 		if minMs > 0 {
 			s.Set(trace.FieldRTTMin, minMs)
