@@ -1,0 +1,765 @@
+// Package diagnose reads the story in a limiter's limit, in-flight and min-RTT
+// series and names it: healthy, pipeline-bound, degraded-downstream,
+// oscillating or insufficient-data, plus the first seed's failure signatures
+// (stale-rtt-min, idle-growth, error-acceleration), each with its time span,
+// the numbers it decided on and a recommendation in plain words. It also
+// renders diagnosis reports (text, JSON, Markdown, JUnit, GitHub, HTML).
+//
+// The classifier is a stream: samples go in one at a time and are judged in
+// windows (tumbling, aligned to the first sample) over the trailing window of
+// samples it keeps; batch classification feeds the same stream, so the two
+// always agree. Every threshold is a named constant with its rationale below.
+package diagnose
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Class is a verdict or a failure signature.
+type Class string
+
+// Verdicts (DESIGN.md §1) and failure signatures (the first seed's table).
+const (
+	Healthy           Class = "healthy"
+	PipelineBound     Class = "pipeline-bound"
+	Degraded          Class = "degraded-downstream"
+	Oscillating       Class = "oscillating"
+	Insufficient      Class = "insufficient-data"
+	StaleRTTMin       Class = "stale-rtt-min"
+	IdleGrowth        Class = "idle-growth"
+	ErrorAcceleration Class = "error-acceleration"
+)
+
+// Classes lists every class, verdicts first.
+var Classes = []Class{Healthy, PipelineBound, Degraded, Oscillating, Insufficient, StaleRTTMin, IdleGrowth, ErrorAcceleration}
+
+// Severity of a finding.
+type Severity string
+
+// Severities, least to most.
+const (
+	SevOK       Severity = "ok"
+	SevInfo     Severity = "info"
+	SevWarning  Severity = "warning"
+	SevCritical Severity = "critical"
+)
+
+// rank orders verdicts for the whole-series verdict: the most severe class
+// present wins, so a trace healthy for 20 minutes and then degraded is
+// degraded.
+func rank(c Class) int {
+	switch c {
+	case Degraded:
+		return 4
+	case Oscillating:
+		return 3
+	case PipelineBound:
+		return 2
+	case Healthy:
+		return 1
+	}
+	return 0
+}
+
+func severityOf(c Class) Severity {
+	switch c {
+	case Degraded:
+		return SevCritical
+	case Oscillating, StaleRTTMin, IdleGrowth, ErrorAcceleration:
+		return SevWarning
+	case PipelineBound:
+		return SevInfo
+	}
+	return SevOK
+}
+
+// Thresholds. Each is a ratio, so the classifier is scale-free (a limit of 8
+// and one of 350 are judged alike), and each was checked on the labelled
+// simulator set of calibration_test.go.
+const (
+	// DefaultWindow is the judging window: long enough to hold several
+	// re-probe cycles (2 min each) and 20 samples at a 15 s interval.
+	DefaultWindow = 5 * time.Minute
+	// minWindowSamples: fewer limit samples than this in a window (a gap, or
+	// a window shorter than a few intervals) and it is not judged.
+	minWindowSamples = 6
+	// pipelineUtil: in-flight below half the limit is "limit far above
+	// in-flight". A gradient limiter stops growing at in-flight ≥ 0.8·limit,
+	// so a busy limiter sits near 0.8–1; 0.5 leaves room for noise.
+	pipelineUtil = 0.5
+	// idleUtilNoReject and rareRejects: when rejections are measured, a
+	// window with rejections in under 20 % of its samples and in-flight under
+	// the growth threshold (0.8) is also pipeline-bound: the limit seldom
+	// bound. A gradient limiter decays toward in-flight/0.8 while demand is
+	// low (its gradient is below 1 on noise and it may not grow), so after a
+	// demand drop util settles just under 0.8 rather than far below it, and
+	// the decayed limit catches an occasional burst.
+	idleUtilNoReject = 0.8
+	rareRejects      = 0.2
+	// probeDipLow/High and probeRecover: a flat-bottomed drop to 40–60 % of
+	// the previous sample that jumps back to within 10 % of it within
+	// probeRecover (or 2.5
+	// sample intervals, when sampling is coarser) is a re-probe (the limit
+	// briefly halved so a low-queue RTT can be seen), not a swing; it is
+	// flattened before swings are counted.
+	probeDipLow  = 0.4
+	probeDipHigh = 0.6
+	probeRecover = 15 * time.Second
+	// degradedRTTRise: the min RTT 1.5× above its earlier level is a
+	// downstream that got slower; re-probing keeps a healthy min RTT within
+	// a few percent of the base latency.
+	degradedRTTRise = 1.5
+	// pinnedSpread: a flat limit (90th percentile within 10 % of the 10th)
+	// within 10 % of the lowest limit seen is pinned at its floor.
+	pinnedSpread = 1.10
+	// degradedDrop: or the limit fell to 60 % or less of its best level.
+	degradedDrop = 0.6
+	// oscBand: the limit's 10–90 % band at least 20 % of its median is a wide
+	// swing; a settled gradient limiter's band is a few percent.
+	oscBand = 0.20
+	// oscLegFraction and oscMinLegs: a swing is a move of at least 20 % of
+	// the median against the previous direction; four of them in a window is
+	// "repeatedly" — a single capacity step that settles makes one, and
+	// sampling noise on a small limit (±1 on 5) rarely makes 20 %.
+	oscLegFraction = 0.20
+	oscMinLegs     = 4
+	// oscSlowLegs: a slower swing (two legs in each of two consecutive
+	// windows, both with a wide band) is oscillation too: an AIMD sawtooth
+	// on a long-RTT downstream has a period of minutes.
+	oscSlowLegs = 2
+	// probeFilterSpan: the limit is median-filtered over 5 s before counting
+	// swings, so the 2-second re-probe dips of a healthy gradient limiter
+	// are not mistaken for oscillation.
+	probeFilterSpan = 5 * time.Second
+	// idleUtil and burstFactor: idle-growth is the limit at its maximum with
+	// in-flight under 30 % of it, followed by in-flight jumping 3×.
+	idleUtil    = 0.3
+	burstFactor = 3.0
+	// staleRTTRatio: stale-rtt-min is the RTT at least twice a min RTT that
+	// has not moved (within 2 %) while the limit sinks 20 %.
+	staleRTTRatio = 2.0
+	staleFlat     = 1.02
+	sinkFactor    = 0.8
+	// errorRise: error-acceleration is the limit rising 15 % while loss
+	// events are present in 30 % of samples and rising.
+	errorRise      = 1.15
+	errorPresence  = 0.3
+	maxFilterWidth = 9
+)
+
+// Options of a classification.
+type Options struct {
+	// Window is the judging window (default 5 min).
+	Window time.Duration
+}
+
+type point struct {
+	t                                               int64
+	limit, inFlight, rttMin, rtt, dropped, rejected float64
+	has                                             trace.Field
+}
+
+// Evidence is the numbers a finding was decided on.
+type Evidence struct {
+	// Summary says it in one sentence with the numbers.
+	Summary string `json:"summary"`
+	// Values are the measured quantities by name.
+	Values map[string]float64 `json:"values"`
+}
+
+// Finding is one episode of one class.
+type Finding struct {
+	Class          Class     `json:"class"`
+	Start          time.Time `json:"start"`
+	End            time.Time `json:"end"`
+	Severity       Severity  `json:"severity"`
+	Evidence       Evidence  `json:"evidence"`
+	Recommendation string    `json:"recommendation"`
+	windows        int
+	strength       float64
+	w              windowStats
+}
+
+// Unreachable names a verdict the data cannot support, and why.
+type Unreachable struct {
+	Class  Class  `json:"class"`
+	Reason string `json:"reason"`
+}
+
+// Stats summarises a target's whole series.
+type Stats struct {
+	LimitMean     float64 `json:"limit_mean"`
+	LimitMin      float64 `json:"limit_min"`
+	LimitMax      float64 `json:"limit_max"`
+	InFlightMean  float64 `json:"in_flight_mean,omitempty"`
+	Utilisation   float64 `json:"utilisation,omitempty"`
+	RTTMinFirstMs float64 `json:"rtt_min_first_ms,omitempty"`
+	RTTMinLastMs  float64 `json:"rtt_min_last_ms,omitempty"`
+	RTTMeanMs     float64 `json:"rtt_mean_ms,omitempty"`
+	Dropped       float64 `json:"dropped"`
+	Rejected      float64 `json:"rejected"`
+	IntervalS     float64 `json:"interval_s"`
+	Windows       int     `json:"windows"`
+	JudgedWindows int     `json:"judged_windows"`
+	WindowS       float64 `json:"window_s"`
+}
+
+// Result is the diagnosis of one target.
+type Result struct {
+	Target string `json:"target"`
+	// Class is the whole-series verdict.
+	Class Class `json:"class"`
+	// Confidence is the share of judged windows that showed the verdict
+	// (1 for insufficient-data).
+	Confidence  float64       `json:"confidence"`
+	Samples     int           `json:"samples"`
+	Start       time.Time     `json:"start"`
+	End         time.Time     `json:"end"`
+	Stats       Stats         `json:"stats"`
+	Findings    []Finding     `json:"findings"`
+	Unreachable []Unreachable `json:"unreachable,omitempty"`
+}
+
+// windowStats is what one judged window measured.
+type windowStats struct {
+	class              Class
+	start, end         int64
+	n                  int
+	limitMed, p10, p90 float64
+	p100               float64
+	band               float64
+	legs               int
+	util               float64
+	hasUtil            bool
+	rttMinMed          float64
+	rttRise            float64
+	hasRTTMin          bool
+	floor, ref         float64
+	pinned             bool
+	inFlightMed        float64
+	inFlightP90        float64
+	rttMed             float64
+	limitFirst         float64
+	limitLast          float64
+	dropFrac           float64
+	dropFirst          float64
+	dropLast           float64
+	rttMinSpread       float64
+	noRejects          bool
+	base               float64
+}
+
+// Stream classifies one target's samples as they arrive. Push is O(1)
+// amortised (a window is judged once per window length, O(window) then) and
+// does not allocate in steady state. Not safe for concurrent use.
+type Stream struct {
+	target string
+	window int64
+
+	buf   []point // trailing samples, buf[head:] in time order
+	head  int
+	first int64
+	next  int64 // next window boundary
+	last  int64
+	n     int
+	have  trace.Field
+
+	// baselines committed at window boundaries
+	rttBase  float64 // lowest window-median min RTT
+	limitRef float64 // highest window-median limit
+	floor    float64 // lowest limit seen
+	maxLim   float64 // highest limit seen
+	prevIdle *windowStats
+	// prevSwing: the last judged window swung (oscSlowLegs, oscBand)
+	prevSwing bool
+
+	findings []Finding
+	counts   map[Class]int
+	judged   int
+	windows  int
+
+	// running stats
+	sumLimit, sumInFlight, sumUtil, sumRTT float64
+	nInFlight, nUtil, nRTT                 int
+	minLimit, maxLimit                     float64
+	rttFirst, rttLast                      float64
+	dropped, rejected                      float64
+	intervals                              []float64
+
+	// reused buffers: no allocation per window in steady state
+	lims, vals, tmp, filtered []float64
+	times                     []int64
+	idle                      windowStats
+}
+
+// NewStream returns a stream for one target.
+func NewStream(target string, opt Options) *Stream {
+	w := opt.Window
+	if w <= 0 {
+		w = DefaultWindow
+	}
+	return &Stream{target: target, window: int64(w), counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1)}
+}
+
+// Push adds one sample (samples must come in time order; an older one is
+// ignored).
+func (s *Stream) Push(smp trace.Sample) {
+	t := smp.Time.UnixNano()
+	if s.n > 0 && t < s.last {
+		return
+	}
+	p := point{t: t, has: smp.Fields}
+	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
+	if s.n == 0 {
+		s.first = t
+		s.next = t + s.window
+	} else if len(s.intervals) < 64 {
+		s.intervals = append(s.intervals, float64(t-s.last)/1e9)
+	}
+	for t >= s.next {
+		s.closeWindow(s.next)
+		s.next += s.window
+	}
+	s.last = t
+	s.n++
+	s.have |= smp.Fields
+	s.account(&p)
+	// keep only the trailing window
+	cut := t - s.window
+	for s.head < len(s.buf) && s.buf[s.head].t < cut {
+		s.head++
+	}
+	if s.head > 1024 && s.head > len(s.buf)/2 {
+		s.buf = s.buf[:copy(s.buf, s.buf[s.head:])]
+		s.head = 0
+	}
+	s.buf = append(s.buf, p)
+}
+
+func (s *Stream) account(p *point) {
+	if p.has&trace.FieldLimit != 0 {
+		s.sumLimit += p.limit
+		s.minLimit = math.Min(s.minLimit, p.limit)
+		s.maxLimit = math.Max(s.maxLimit, p.limit)
+		if p.has&trace.FieldInFlight != 0 && p.limit > 0 {
+			s.sumUtil += p.inFlight / p.limit
+			s.nUtil++
+		}
+	}
+	if p.has&trace.FieldInFlight != 0 {
+		s.sumInFlight += p.inFlight
+		s.nInFlight++
+	}
+	if p.has&trace.FieldRTTMin != 0 {
+		if s.rttFirst == 0 {
+			s.rttFirst = p.rttMin
+		}
+		s.rttLast = p.rttMin
+	}
+	if p.has&trace.FieldRTT != 0 {
+		s.sumRTT += p.rtt
+		s.nRTT++
+	}
+	s.dropped += p.dropped
+	s.rejected += p.rejected
+}
+
+// window returns the samples of [end−window, end).
+func (s *Stream) windowPoints(end int64) []point {
+	pts := s.buf[s.head:]
+	lo := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end-s.window })
+	hi := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end })
+	return pts[lo:hi]
+}
+
+func (s *Stream) closeWindow(end int64) {
+	s.windows++
+	w, ok := s.judge(s.windowPoints(end), end-s.window, end)
+	if !ok {
+		return
+	}
+	s.commit(w)
+}
+
+// commit records a judged window as a finding and updates the baselines.
+func (s *Stream) commit(w windowStats) {
+	s.judged++
+	s.counts[w.class]++
+	s.floor = w.floor
+	s.maxLim = math.Max(s.maxLim, w.p100)
+	s.findings = addFinding(s.findings, w.class, w, strength(w))
+	// signatures
+	if w.hasUtil && w.limitMed >= 0.95*s.maxLim && w.util < idleUtil {
+		s.idle = w
+		s.prevIdle = &s.idle
+	} else {
+		if s.prevIdle != nil && w.inFlightP90 >= burstFactor*math.Max(s.prevIdle.inFlightMed, 1) {
+			iw := *s.prevIdle
+			iw.end = w.end
+			iw.inFlightP90 = w.inFlightP90
+			s.findings = addFinding(s.findings, IdleGrowth, iw, 1)
+		}
+		s.prevIdle = nil
+	}
+	if w.rttMinSpread > 0 && w.rttMinSpread <= staleFlat && w.rttMed >= staleRTTRatio*w.rttMinMed && w.limitLast <= sinkFactor*w.limitFirst {
+		s.findings = addFinding(s.findings, StaleRTTMin, w, w.rttMed/w.rttMinMed)
+	}
+	if w.dropFrac >= errorPresence && w.dropLast > w.dropFirst && w.limitLast >= errorRise*w.limitFirst {
+		s.findings = addFinding(s.findings, ErrorAcceleration, w, w.limitLast/w.limitFirst)
+	}
+	if w.hasRTTMin && w.rttMinMed > 0 {
+		s.rttBase = math.Min(s.rttBase, w.rttMinMed)
+	}
+	s.prevSwing = w.legs >= oscSlowLegs && w.band >= oscBand
+	s.limitRef = math.Max(s.limitRef, w.limitMed)
+}
+
+func strength(w windowStats) float64 {
+	switch w.class {
+	case Degraded:
+		return w.rttRise
+	case Oscillating:
+		return w.band
+	case PipelineBound:
+		return 1 - w.util
+	}
+	return 0
+}
+
+// addFinding extends the last finding of the class when contiguous, or
+// starts a new one.
+func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Finding {
+	for i := len(fs) - 1; i >= 0; i-- {
+		f := &fs[i]
+		if f.Class == c && f.End.UnixNano() >= w.start {
+			f.End = time.Unix(0, w.end).UTC()
+			f.windows++
+			if strength > f.strength {
+				f.strength, f.w = strength, w
+			}
+			return fs
+		}
+		if rank(c) > 0 && rank(f.Class) > 0 {
+			break // a verdict episode only extends the previous verdict episode
+		}
+	}
+	return append(fs, Finding{Class: c, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: severityOf(c), windows: 1, strength: strength, w: w})
+}
+
+// judge measures a window and names its class; ok is false when the window
+// has too few samples to judge.
+func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
+	w := windowStats{start: start, end: end}
+	// the limit series, re-probe dips flattened: probes are the limiter
+	// working as designed, not the story
+	raw, times := s.vals[:0], s.times[:0]
+	for i := range pts {
+		if pts[i].has&trace.FieldLimit != 0 {
+			raw = append(raw, pts[i].limit)
+			times = append(times, pts[i].t)
+		}
+	}
+	s.vals, s.times = raw, times
+	w.n = len(raw)
+	if w.n < minWindowSamples {
+		return w, false
+	}
+	if len(pts) > 0 {
+		w.start = max(start, pts[0].t)
+	}
+	flattenProbes(raw, times)
+	k := len(raw) / 3
+	w.limitFirst, w.limitLast = s.median(raw[:k]), s.median(raw[len(raw)-k:])
+	w.legs = s.countLegs(raw, times)
+	lims := append(s.lims[:0], raw...)
+	s.lims = lims
+	w.p10, w.limitMed, w.p90 = quantiles3(lims)
+	if w.limitMed > 0 {
+		w.band = (w.p90 - w.p10) / w.limitMed
+	}
+	w.p100 = lims[len(lims)-1]
+	floor := math.Min(s.floor, lims[0])
+	w.floor, w.ref = floor, math.Max(s.limitRef, w.limitMed)
+	w.pinned = w.p90 <= pinnedSpread*w.p10 && w.p10 <= pinnedSpread*floor
+
+	// utilisation and in-flight
+	u := s.vals[:0]
+	for i := range pts {
+		if pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && pts[i].limit > 0 {
+			u = append(u, pts[i].inFlight/pts[i].limit)
+		}
+	}
+	if len(u) >= w.n/2 && len(u) >= minWindowSamples {
+		w.util, w.hasUtil = selectQ(u, 0.5), true
+		u = u[:0]
+		for i := range pts {
+			if pts[i].has&trace.FieldInFlight != 0 {
+				u = append(u, pts[i].inFlight)
+			}
+		}
+		_, w.inFlightMed, w.inFlightP90 = quantiles3(u)
+	}
+	// min RTT: level against the series' baseline, and rise within the window
+	u = u[:0]
+	for i := range pts {
+		if pts[i].has&trace.FieldRTTMin != 0 && pts[i].rttMin > 0 {
+			u = append(u, pts[i].rttMin)
+		}
+	}
+	if len(u) >= minWindowSamples {
+		w.hasRTTMin = true
+		first, last := thirds(s, pts, func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 })
+		var p10, p90 float64
+		p10, w.rttMinMed, p90 = quantiles3(u)
+		w.rttMinSpread = p90 / math.Max(p10, 1e-9)
+		base := math.Min(s.rttBase, first)
+		w.base = base
+		if base > 0 {
+			w.rttRise = math.Max(w.rttMinMed, last) / base
+		}
+	}
+	u = u[:0]
+	for i := range pts {
+		if pts[i].has&trace.FieldRTT != 0 {
+			u = append(u, pts[i].rtt)
+		}
+	}
+	if len(u) >= minWindowSamples {
+		w.rttMed = selectQ(u, 0.5)
+	}
+	nd, withDrop, nr, withReject := 0, 0, 0, 0
+	for i := range pts {
+		if pts[i].has&trace.FieldDropped != 0 {
+			nd++
+			if pts[i].dropped > 0 {
+				withDrop++
+			}
+		}
+		if pts[i].has&trace.FieldRejected != 0 {
+			nr++
+			if pts[i].rejected > 0 {
+				withReject++
+			}
+		}
+	}
+	w.noRejects = nr >= minWindowSamples && float64(withReject) < rareRejects*float64(nr)
+	if nd >= minWindowSamples {
+		w.dropFrac = float64(withDrop) / float64(nd)
+		w.dropFirst, w.dropLast = thirds(s, pts, func(p *point) (float64, bool) { return p.dropped, p.has&trace.FieldDropped != 0 })
+	}
+	s.vals = u
+
+	switch {
+	case w.hasRTTMin && w.rttRise >= degradedRTTRise && (w.pinned || w.limitMed <= degradedDrop*w.ref && (w.band < oscBand || w.p10 <= pinnedSpread*w.floor)):
+		// a limit swinging widely above its floor is not sitting anywhere:
+		// its own queue may be what raised the min RTT, so it is judged as
+		// oscillating below; one jittering on its floor is pinned there
+		w.class = Degraded
+	case w.hasUtil && (w.util < pipelineUtil || w.noRejects && w.util < idleUtilNoReject):
+		// before oscillation: a limit far above in-flight is not the
+		// constraint, however it wanders
+		w.class = PipelineBound
+	case w.band >= oscBand && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && s.prevSwing):
+		w.class = Oscillating
+	default:
+		w.class = Healthy
+	}
+	return w, true
+}
+
+// median returns the median of v without reordering it.
+func (s *Stream) median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	a := append(s.tmp[:0], v...)
+	s.tmp = a
+	return selectQ(a, 0.5)
+}
+
+// thirds returns the medians of a field over the first and last third of
+// the window's samples that have it.
+func thirds(s *Stream, pts []point, get func(*point) (float64, bool)) (float64, float64) {
+	vals := s.filtered[:0]
+	for i := range pts {
+		if v, ok := get(&pts[i]); ok {
+			vals = append(vals, v)
+		}
+	}
+	s.filtered = vals
+	k := len(vals) / 3
+	if k == 0 {
+		return 0, 0
+	}
+	a := append(s.tmp[:0], vals[:k]...)
+	first := selectQ(a, 0.5)
+	a = append(a[:0], vals[len(vals)-k:]...)
+	s.tmp = a
+	return first, selectQ(a, 0.5)
+}
+
+// countLegs counts the limit's swings: moves of at least oscLegFraction of
+// the median against the previous direction, on the (probe-flattened) limit
+// median-filtered over probeFilterSpan.
+func (s *Stream) countLegs(raw []float64, times []int64) int {
+	f := s.filtered[:0]
+	var win [maxFilterWidth]float64
+	span := int64(probeFilterSpan) / 2
+	lo := 0
+	for i := range raw {
+		for lo < i && times[lo] < times[i]-span {
+			lo++
+		}
+		k := 0
+		for j := lo; j < len(raw) && times[j] <= times[i]+span && k < maxFilterWidth; j++ {
+			win[k] = raw[j]
+			k++
+		}
+		// insertion sort of at most 9 values
+		for a := 1; a < k; a++ {
+			for b := a; b > 0 && win[b] < win[b-1]; b-- {
+				win[b], win[b-1] = win[b-1], win[b]
+			}
+		}
+		f = append(f, win[k/2])
+	}
+	s.filtered = f
+	if len(f) == 0 {
+		return 0
+	}
+	thr := oscLegFraction * s.median(f)
+	// zigzag: a leg ends when the value moves thr against the running
+	// extreme of the current direction
+	legs, dir := 0, 0
+	low, high, ext := f[0], f[0], f[0]
+	for _, v := range f[1:] {
+		switch dir {
+		case 0:
+			low, high = math.Min(low, v), math.Max(high, v)
+			if v-low >= thr {
+				dir, ext, legs = 1, v, 1
+			} else if high-v >= thr {
+				dir, ext, legs = -1, v, 1
+			}
+		case 1:
+			if v > ext {
+				ext = v
+			} else if ext-v >= thr {
+				dir, ext = -1, v
+				legs++
+			}
+		case -1:
+			if v < ext {
+				ext = v
+			} else if v-ext >= thr {
+				dir, ext = 1, v
+				legs++
+			}
+		}
+	}
+	return legs
+}
+
+// flattenProbes replaces re-probe dips in place by the level before them.
+func flattenProbes(v []float64, t []int64) {
+	for i := 1; i < len(v); i++ {
+		pre := v[i-1]
+		if pre <= 0 || v[i] < probeDipLow*pre || v[i] > probeDipHigh*pre {
+			continue
+		}
+		recover := int64(probeRecover)
+		if iv := 5 * (t[i] - t[i-1]) / 2; iv > recover {
+			recover = iv
+		}
+		for j := i + 1; j < len(v) && t[j]-t[i-1] <= recover; j++ {
+			if v[j] < (1-0.05)*v[i] || v[j] > (1+0.05)*v[i] && v[j] < (1-0.1)*pre {
+				break // not a flat-bottomed dip: a ramp (AIMD) or noise
+			}
+			if v[j] >= (1-0.1)*pre {
+				for k := i; k < j; k++ {
+					v[k] = pre
+				}
+				i = j
+				break
+			}
+		}
+	}
+}
+
+// selectQ returns the q-quantile of v (the element of rank ⌊q·(n−1)⌋),
+// reordering v: quickselect, O(n), instead of a sort per quantile.
+func selectQ(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	k := int(q * float64(len(v)-1))
+	return nth(v, k)
+}
+
+// quantiles3 returns the 10th, 50th and 90th percentiles of v, reordering it.
+func quantiles3(v []float64) (p10, p50, p90 float64) {
+	n := len(v)
+	if n == 0 {
+		return 0, 0, 0
+	}
+	k10, k50, k90 := int(0.1*float64(n-1)), int(0.5*float64(n-1)), int(0.9*float64(n-1))
+	p50 = nth(v, k50)
+	// after nth, v[:k50] ≤ v[k50] ≤ v[k50+1:]
+	p10 = nth(v[:k50+1], k10)
+	p90 = nth(v[k50:], k90-k50)
+	return
+}
+
+// nth places the k-th smallest element at v[k] (Hoare partitioning with a
+// median-of-three pivot) and returns it.
+func nth(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for hi > lo {
+		if hi-lo < 16 {
+			for i := lo + 1; i <= hi; i++ {
+				for j := i; j > lo && v[j] < v[j-1]; j-- {
+					v[j], v[j-1] = v[j-1], v[j]
+				}
+			}
+			break
+		}
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[hi] < v[mid] {
+			v[hi], v[mid] = v[mid], v[hi]
+		}
+		pivot := v[mid]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
+}

@@ -1,0 +1,272 @@
+package diagnose
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// simTrace runs a short scenario through a gradient limiter.
+func simTrace(t testing.TB, dur time.Duration, steps []sim.Step, iv time.Duration) []trace.Sample {
+	t.Helper()
+	sc, err := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(dur), sim.Duration(iv), 5, steps
+	sc.Downstream.ShedAt = 3
+	g := &limiter.Windowed{Limiter: &limiter.Gradient{InitialLimit: 40}, Window: 100 * time.Millisecond, MinSamples: 100}
+	return sim.Run(sc, g, sim.Options{Name: "payments"}).Samples
+}
+
+func step(at time.Duration, c float64, base time.Duration, demand float64) sim.Step {
+	s := sim.Step{At: sim.Duration(at)}
+	if c > 0 {
+		s.Capacity = fp(c)
+	}
+	if base > 0 {
+		s.BaseLatency = dp(base)
+	}
+	if demand > 0 {
+		s.Demand = fp(demand)
+	}
+	return s
+}
+
+func TestEpisodesHealthyThenDegraded(t *testing.T) {
+	samples := simTrace(t, 35*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(20*time.Minute, 2, 0, 0)}, time.Second)
+	r := Classify("payments", samples, Options{})
+	if r.Class != Degraded {
+		t.Fatalf("verdict %s, want degraded-downstream", r.Class)
+	}
+	var healthy, degraded *Finding
+	for i := range r.Findings {
+		switch r.Findings[i].Class {
+		case Healthy:
+			healthy = &r.Findings[i]
+		case Degraded:
+			degraded = &r.Findings[i]
+		}
+	}
+	if healthy == nil || degraded == nil {
+		t.Fatalf("want both a healthy and a degraded episode, got %+v", r.Findings)
+	}
+	change := sim.Epoch.Add(20 * time.Minute)
+	if d := degraded.Start.Sub(change); d < -DefaultWindow || d > DefaultWindow {
+		t.Fatalf("degraded episode starts %v from the change, want within one window", d)
+	}
+	if degraded.Severity != SevCritical || degraded.Recommendation == "" || degraded.Evidence.Values["rtt_min_rise"] < 1.5 {
+		t.Fatalf("degraded finding lacks severity/evidence/recommendation: %+v", degraded)
+	}
+}
+
+func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
+	samples := simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 2*time.Second)
+	batch := Classify("payments", samples, Options{})
+	st := NewStream("payments", Options{})
+	for i, s := range samples {
+		st.Push(s)
+		if i%97 == 0 {
+			st.Result()
+			st.Current()
+		}
+	}
+	if got := st.Result(); !reflect.DeepEqual(got, batch) {
+		t.Fatalf("streaming result differs from batch:\n%+v\n%+v", got, batch)
+	}
+	if batch.Class != PipelineBound {
+		t.Fatalf("demand drop: verdict %s, want pipeline-bound", batch.Class)
+	}
+}
+
+func TestScaleFreeAndIntervalRobust(t *testing.T) {
+	for _, c := range []float64{8, 350} {
+		for _, iv := range []time.Duration{time.Second, 15 * time.Second} {
+			base := time.Duration(c / 250 * float64(time.Second))
+			samples := simTrace(t, 20*time.Minute, []sim.Step{step(0, c, base, 1.5*c/base.Seconds())}, iv)
+			for i := range samples {
+				samples[i].Limit *= 1 // scale is in the data itself
+			}
+			if r := Classify("x", samples, Options{}); r.Class != Healthy {
+				t.Errorf("C=%v interval %v: %s, want healthy (%+v)", c, iv, r.Class, r.Findings)
+			}
+		}
+	}
+}
+
+func TestMissingSeriesAreUnreachableNotGuessed(t *testing.T) {
+	samples := simTrace(t, 20*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(8*time.Minute, 0, 0, 200)}, time.Second)
+	for i := range samples {
+		samples[i].Fields &^= trace.FieldInFlight | trace.FieldRejected // as Envoy exports
+	}
+	r := Classify("envoy", samples, Options{})
+	if r.Class == PipelineBound {
+		t.Fatal("pipeline-bound claimed without an in-flight series")
+	}
+	found := false
+	for _, u := range r.Unreachable {
+		if u.Class == PipelineBound {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("pipeline-bound must be listed unreachable: %+v", r.Unreachable)
+	}
+	noLimit := make([]trace.Sample, len(samples))
+	for i := range samples {
+		noLimit[i] = samples[i]
+		noLimit[i].Fields = trace.FieldRTT
+	}
+	if r := Classify("x", noLimit, Options{}); r.Class != Insufficient {
+		t.Fatalf("no limit series: %s", r.Class)
+	}
+	if r := Classify("x", samples[:100], Options{}); r.Class != Insufficient || r.Findings[0].Evidence.Summary == "" {
+		t.Fatalf("100 s of data, 5 min window: %s", r.Class)
+	}
+}
+
+func TestGapsAndRestartsDoNotInventVerdicts(t *testing.T) {
+	samples := simTrace(t, 30*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000)}, time.Second)
+	// a 6-minute gap, and a restart: the limit back to 10, min RTT forgotten
+	var cut []trace.Sample
+	for i, s := range samples {
+		if i >= 600 && i < 960 {
+			continue
+		}
+		if i >= 960 && i < 975 {
+			s.Limit = 10 + float64(i-960)*2
+		}
+		cut = append(cut, s)
+	}
+	if r := Classify("x", cut, Options{}); r.Class != Healthy {
+		t.Fatalf("gap and restart: %s %+v", r.Class, r.Findings)
+	}
+}
+
+func TestSignatures(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	mk := func(n int, f func(i int, s *trace.Sample)) []trace.Sample {
+		out := make([]trace.Sample, n)
+		for i := range out {
+			s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "x"}
+			f(i, &s)
+			out[i] = s
+		}
+		return out
+	}
+	has := func(r Result, c Class) bool {
+		for _, f := range r.Findings {
+			if f.Class == c {
+				return true
+			}
+		}
+		return false
+	}
+	// stale min RTT: min flat at 10 ms, RTT 30 ms, limit sinking
+	stale := mk(600, func(i int, s *trace.Sample) {
+		s.Set(trace.FieldLimit, 100-float64(i%300)/5)
+		s.Set(trace.FieldInFlight, 100-float64(i%300)/5)
+		s.Set(trace.FieldRTTMin, 10)
+		s.Set(trace.FieldRTT, 30)
+	})
+	if r := Classify("x", stale, Options{}); !has(r, StaleRTTMin) {
+		t.Errorf("stale-rtt-min not found: %+v", r.Findings)
+	}
+	// idle growth: limit at its max 400 with in-flight 20, then a burst
+	idle := mk(1000, func(i int, s *trace.Sample) {
+		s.Set(trace.FieldLimit, 400)
+		inf := 20.0
+		if i >= 600 {
+			inf = 390
+		}
+		s.Set(trace.FieldInFlight, inf)
+		s.Set(trace.FieldRTTMin, 10)
+	})
+	if r := Classify("x", idle, Options{}); !has(r, IdleGrowth) {
+		t.Errorf("idle-growth not found: %+v", r.Findings)
+	}
+	// errors raising the limit
+	errs := mk(600, func(i int, s *trace.Sample) {
+		s.Set(trace.FieldLimit, 20+float64(i%300)/3)
+		s.Set(trace.FieldInFlight, 20+float64(i%300)/3)
+		s.Set(trace.FieldRTTMin, 2)
+		s.Set(trace.FieldDropped, float64(i%300)/10+1)
+	})
+	if r := Classify("x", errs, Options{}); !has(r, ErrorAcceleration) {
+		t.Errorf("error-acceleration not found: %+v", r.Findings)
+	}
+}
+
+func TestSimulateOutputsGetSensibleVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the hour-long shoot-out")
+	}
+	sc, err := sim.Load("capacity-shift")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Class{
+		"static-low":   Healthy,       // bound by its own limit, never overloads
+		"static-high":  Degraded,      // a fixed limit cannot go lower while the min RTT climbs
+		"aimd":         Oscillating,   // the sawtooth
+		"gradient":     PipelineBound, // demand is below capacity after the deploy
+		"gradient-cap": PipelineBound,
+	}
+	for _, r := range sim.Shootout(sc, nil) {
+		d := Classify(r.Limiter, r.Samples, Options{})
+		t.Logf("%-13s %s (confidence %.2f)", r.Limiter, d.Class, d.Confidence)
+		if d.Class != want[r.Limiter] {
+			t.Errorf("%s: %s, want %s; findings %+v", r.Limiter, d.Class, want[r.Limiter], d.Findings)
+		}
+	}
+}
+
+func benchSamples(b *testing.B) []trace.Sample {
+	s := simTrace(b, 60*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(30*time.Minute, 0, 0, 300)}, time.Second)
+	return s
+}
+
+func BenchmarkClassifyBatch(b *testing.B) {
+	s := benchSamples(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Classify("x", s, Options{})
+	}
+	b.ReportMetric(float64(len(s)*b.N)/b.Elapsed().Seconds(), "samples/s")
+}
+
+func BenchmarkStreamPush(b *testing.B) {
+	s := benchSamples(b)
+	st := NewStream("x", Options{})
+	for _, x := range s { // warm up: buffers at steady size
+		st.Push(x)
+	}
+	span := s[len(s)-1].Time.Sub(s[0].Time) + time.Second
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x := s[i%len(s)]
+		x.Time = x.Time.Add(span * time.Duration(1+i/len(s)))
+		st.Push(x)
+	}
+}
+
+func TestQuantileSelectionMatchesSorting(t *testing.T) {
+	for n := 1; n < 200; n += 7 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64((i*7919)%101) + float64(i%3)/10
+		}
+		sorted := append([]float64(nil), v...)
+		sort.Float64s(sorted)
+		a, b, c := quantiles3(append([]float64(nil), v...))
+		if a != sorted[int(0.1*float64(n-1))] || b != sorted[int(0.5*float64(n-1))] || c != sorted[int(0.9*float64(n-1))] {
+			t.Fatalf("n=%d: got %v %v %v", n, a, b, c)
+		}
+	}
+}

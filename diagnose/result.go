@@ -1,0 +1,215 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Classify judges one target's samples (in time order) in one pass; it is
+// exactly a Stream fed every sample.
+func Classify(target string, samples []trace.Sample, opt Options) Result {
+	s := NewStream(target, opt)
+	for i := range samples {
+		s.Push(samples[i])
+	}
+	return s.Result()
+}
+
+// ClassifyAll groups samples by target (in order of first appearance) and
+// classifies each.
+func ClassifyAll(samples []trace.Sample, opt Options) []Result {
+	streams := map[string]*Stream{}
+	var order []string
+	for i := range samples {
+		t := samples[i].Target
+		if t == "" {
+			t = trace.DefaultTarget
+		}
+		st, ok := streams[t]
+		if !ok {
+			st = NewStream(t, opt)
+			streams[t] = st
+			order = append(order, t)
+		}
+		st.Push(samples[i])
+	}
+	out := make([]Result, 0, len(order))
+	for _, t := range order {
+		out = append(out, streams[t].Result())
+	}
+	return out
+}
+
+// Samples returns how many samples the stream has taken.
+func (s *Stream) Samples() int { return s.n }
+
+// Current judges the trailing window ending at the newest sample without
+// committing anything: the live verdict for a dashboard. ok is false while
+// the window holds too few samples.
+func (s *Stream) Current() (Class, Finding, bool) {
+	if s.n == 0 {
+		return Insufficient, Finding{}, false
+	}
+	w, ok := s.judge(s.windowPoints(s.last+1), s.last+1-s.window, s.last+1)
+	if !ok {
+		return Insufficient, Finding{}, false
+	}
+	f := Finding{Class: w.class, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: severityOf(w.class), windows: 1, w: w}
+	s.describe(&f)
+	return w.class, f, true
+}
+
+// Result is the diagnosis so far: the judged windows plus the partial window
+// since the last boundary when it covers at least half a window.
+func (s *Stream) Result() Result {
+	r := Result{Target: s.target, Samples: s.n}
+	if s.n == 0 {
+		r.Class, r.Confidence = Insufficient, 1
+		r.Findings = []Finding{}
+		return r
+	}
+	r.Start, r.End = time.Unix(0, s.first).UTC(), time.Unix(0, s.last).UTC()
+	findings := append([]Finding(nil), s.findings...)
+	counts := map[Class]int{}
+	for c, n := range s.counts {
+		counts[c] = n
+	}
+	judged, windows := s.judged, s.windows
+	partialStart := s.next - s.window
+	if s.last-partialStart >= s.window/2 {
+		windows++
+		if w, ok := s.judge(s.windowPoints(s.last+1), partialStart, s.last+1); ok {
+			judged++
+			counts[w.class]++
+			findings = addFinding(findings, w.class, w, strength(w))
+		}
+	}
+	r.Stats = s.stats(judged, windows)
+	r.Unreachable = s.unreachable()
+	best := Insufficient
+	for c, n := range counts {
+		if n > 0 && rank(c) > rank(best) {
+			best = c
+		}
+	}
+	r.Class = best
+	if judged == 0 || s.have&trace.FieldLimit == 0 {
+		r.Class, r.Confidence = Insufficient, 1
+		why := fmt.Sprintf("%d samples over %s; a verdict needs at least %d limit samples in half a %s window", s.n, time.Duration(s.last-s.first).Round(time.Second), minWindowSamples, time.Duration(s.window))
+		if s.have&trace.FieldLimit == 0 {
+			why = "the series has no limit column: nothing to judge"
+		}
+		r.Findings = []Finding{{Class: Insufficient, Start: r.Start, End: r.End, Severity: SevInfo,
+			Evidence:       Evidence{Summary: why, Values: map[string]float64{"samples": float64(s.n)}},
+			Recommendation: "Record for longer (at least one window) or pass a shorter --window."}}
+		return r
+	}
+	r.Confidence = math.Round(100*float64(counts[best])/float64(judged)) / 100
+	for i := range findings {
+		s.describe(&findings[i])
+	}
+	sort.SliceStable(findings, func(i, j int) bool { return findings[i].Start.Before(findings[j].Start) })
+	r.Findings = findings
+	return r
+}
+
+func (s *Stream) stats(judged, windows int) Stats {
+	st := Stats{Dropped: s.dropped, Rejected: s.rejected, Windows: windows, JudgedWindows: judged, WindowS: time.Duration(s.window).Seconds()}
+	if s.n > 0 && s.have&trace.FieldLimit != 0 {
+		st.LimitMean = round2(s.sumLimit / float64(s.n))
+		st.LimitMin, st.LimitMax = s.minLimit, s.maxLimit
+	}
+	if s.nInFlight > 0 {
+		st.InFlightMean = round2(s.sumInFlight / float64(s.nInFlight))
+	}
+	if s.nUtil > 0 {
+		st.Utilisation = round2(s.sumUtil / float64(s.nUtil))
+	}
+	st.RTTMinFirstMs, st.RTTMinLastMs = s.rttFirst, s.rttLast
+	if s.nRTT > 0 {
+		st.RTTMeanMs = round2(s.sumRTT / float64(s.nRTT))
+	}
+	if len(s.intervals) > 0 {
+		iv := append([]float64(nil), s.intervals...)
+		sort.Float64s(iv)
+		st.IntervalS = iv[len(iv)/2]
+	}
+	return st
+}
+
+func (s *Stream) unreachable() []Unreachable {
+	var u []Unreachable
+	if s.have&trace.FieldInFlight == 0 {
+		u = append(u,
+			Unreachable{PipelineBound, "no in_flight series (Envoy exports none): limit far above in-flight cannot be seen; healthy means only stable and not degraded"},
+			Unreachable{IdleGrowth, "no in_flight series"})
+	}
+	if s.have&trace.FieldRTTMin == 0 {
+		u = append(u, Unreachable{Degraded, "no rtt_min_ms series: a rising min RTT cannot be seen"}, Unreachable{StaleRTTMin, "no rtt_min_ms series"})
+	} else if s.have&trace.FieldRTT == 0 {
+		u = append(u, Unreachable{StaleRTTMin, "no rtt_ms series to compare the min RTT with"})
+	}
+	if s.have&trace.FieldDropped == 0 {
+		u = append(u, Unreachable{ErrorAcceleration, "no dropped series"})
+	}
+	return u
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// describe fills a finding's evidence and recommendation from its strongest
+// window.
+func (s *Stream) describe(f *Finding) {
+	w := f.w
+	since := f.Start.Format(time.RFC3339)
+	v := map[string]float64{"windows": float64(f.windows), "limit_median": round2(w.limitMed), "limit_p10": round2(w.p10), "limit_p90": round2(w.p90)}
+	if w.hasUtil {
+		v["utilisation"] = round2(w.util)
+		v["in_flight_median"] = round2(w.inFlightMed)
+	}
+	if w.hasRTTMin {
+		v["rtt_min_median_ms"] = round2(w.rttMinMed)
+		v["rtt_min_baseline_ms"] = round2(w.base)
+		v["rtt_min_rise"] = round2(w.rttRise)
+	}
+	var sum, rec string
+	switch f.Class {
+	case Healthy:
+		sum = fmt.Sprintf("limit settled around %.1f (10–90%% band %.0f%% of it)", w.limitMed, 100*w.band)
+		if w.hasUtil {
+			sum += fmt.Sprintf(", in-flight at %.0f%% of it", 100*w.util)
+		} else {
+			sum += "; in-flight not measured, so pipeline-bound could not be checked"
+		}
+		rec = "Nothing to do."
+	case PipelineBound:
+		sum = fmt.Sprintf("in-flight median %.1f against a limit of %.1f: %.0f%% used", w.inFlightMed, w.limitMed, 100*w.util)
+		rec = fmt.Sprintf("The pipeline, not the downstream %q, is the constraint: the limiter allows %.0f but only %.0f are sent. Look upstream (producers, consumers, worker pools, batching).", s.target, w.limitMed, w.inFlightMed)
+	case Degraded:
+		sum = fmt.Sprintf("min RTT rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
+		rec = fmt.Sprintf("The downstream %q genuinely got slower since %s: page its owner. The limiter is protecting it; raising the limit would only queue more.", s.target, since)
+	case Oscillating:
+		v["swings"] = float64(w.legs)
+		v["band"] = round2(w.band)
+		sum = fmt.Sprintf("the limit swung %d times in one window, 10–90%% band %.0f%% of its median %.1f", w.legs, 100*w.band, w.limitMed)
+		rec = "Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window. Try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05"
+	case StaleRTTMin:
+		v["rtt_median_ms"] = round2(w.rttMed)
+		sum = fmt.Sprintf("min RTT flat at %.1f ms while the RTT ran at %.1f ms (%.1f×) and the limit sank from %.1f to %.1f", w.rttMinMed, w.rttMed, w.rttMed/math.Max(w.rttMinMed, 1e-9), w.limitFirst, w.limitLast)
+		rec = "The min RTT is not being re-probed: use a windowed minimum with forced re-probing (reset every few minutes and briefly lower the limit)."
+	case IdleGrowth:
+		v["in_flight_p90_after"] = round2(w.inFlightP90)
+		sum = fmt.Sprintf("limit at its maximum %.1f while in-flight was %.1f (%.0f%%), then in-flight jumped to %.1f", w.limitMed, w.inFlightMed, 100*w.util, w.inFlightP90)
+		rec = "The limit grew while idle: grow only while in-flight is near the limit (in-flight ≥ 0.8 × limit), so the first burst after a quiet spell does not flood the downstream."
+	case ErrorAcceleration:
+		v["loss_share"] = round2(w.dropFrac)
+		sum = fmt.Sprintf("the limit rose from %.1f to %.1f while loss events were present in %.0f%% of samples and rising", w.limitFirst, w.limitLast, 100*w.dropFrac)
+		rec = "Fast errors are raising the limit: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap above the adaptive limit."
+	}
+	f.Evidence = Evidence{Summary: sum, Values: v}
+	f.Recommendation = rec
+}
