@@ -19,6 +19,15 @@ type IOStreams struct {
 	OutTTY, ErrTTY bool
 	// NoColor is set by NO_COLOR (any value) or a non-terminal Out.
 	NoColor bool
+	// Getenv reads the environment (tests inject one).
+	Getenv func(string) string
+}
+
+func (io *IOStreams) getenv(k string) string {
+	if io.Getenv == nil {
+		return ""
+	}
+	return io.Getenv(k)
 }
 
 // SystemIO returns the process's standard streams.
@@ -30,6 +39,7 @@ func SystemIO() *IOStreams {
 		OutTTY:  outTTY,
 		ErrTTY:  term.IsTerminal(int(os.Stderr.Fd())),
 		NoColor: noColor || !outTTY,
+		Getenv:  os.Getenv,
 	}
 }
 

@@ -380,3 +380,19 @@ func BenchmarkCSVRead(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+func TestPrintableStripsControlSequences(t *testing.T) {
+	for in, want := range map[string]string{
+		"payments":                 "payments",
+		"\x1b[31mred\x1b[0m":        `\x1b[31mred\x1b[0m`,
+		"two\nlines\r":              `two\x0alines\x0d`,
+		"rtl\u202eevil":             `rtl\u202eevil`,
+		"服务-ünï":                   "服务-ünï",
+		"bad\xffutf8":               `bad\ufffdutf8`,
+		"<script>alert(1)</script>": "<script>alert(1)</script>", // HTML is the HTML writer's job
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

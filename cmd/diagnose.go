@@ -1,0 +1,207 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/trace"
+	"github.com/spf13/cobra"
+)
+
+type diagnoseOptions struct {
+	format   string
+	outputs  []string
+	failOn   string
+	window   time.Duration
+	target   string
+	duration time.Duration
+	live     liveOptions
+}
+
+const diagnoseLong = `Classify each target's limit / in-flight / min-RTT series and write a report.
+
+Verdicts: healthy, pipeline-bound (limit far above in-flight: look upstream),
+degraded-downstream (limit at its floor while the min RTT rises: page the
+downstream's owner), oscillating (limit swinging widely: lower the smoothing,
+the weight of the new target), insufficient-data. Findings also name the
+failure signatures stale-rtt-min, idle-growth and error-acceleration. Each
+finding carries its time span, the numbers it was decided on and a
+recommendation.
+
+Sources: trace files (CSV or JSON Lines, .gz, - for stdin), or live /metrics
+URLs (http://…) scraped for --duration.
+
+Exit codes:
+  0  no target showed a --fail-on class
+  1  a --fail-on class was found
+  2  usage or input error (the message names the flag, file or line)
+  3  nothing could be evaluated (every target insufficient or unreachable)`
+
+const diagnoseExample = `  limitscope diagnose load-test.csv
+  limitscope diagnose trace.jsonl.gz --format json
+  limitscope diagnose trace.csv --output junit=report.xml --output html=report.html
+  limitscope diagnose trace.csv --fail-on degraded-downstream,oscillating,stale-rtt-min
+  limitscope diagnose http://127.0.0.1:9090/metrics --duration 10m --window 2m
+
+  # GitHub Actions step:
+  #   - run: limitscope diagnose trace.csv --format github --output html=diagnosis.html`
+
+func newDiagnoseCmd(io *IOStreams) *cobra.Command {
+	o := &diagnoseOptions{}
+	c := &cobra.Command{
+		Use:     "diagnose FILE|URL...",
+		Short:   "Classify limiter series and write diagnosis reports for CI",
+		Long:    diagnoseLong,
+		Example: diagnoseExample,
+		Args:    cobra.MinimumNArgs(1),
+		RunE:    func(c *cobra.Command, args []string) error { return runDiagnose(io, o, args) },
+	}
+	f := c.Flags()
+	f.StringVar(&o.format, "format", "text", "report on stdout: "+strings.Join(diagnose.Formats, "|"))
+	f.StringArrayVar(&o.outputs, "output", nil, "also write a report, FORMAT=PATH (repeatable)")
+	f.StringVar(&o.failOn, "fail-on", "degraded-downstream,oscillating", "classes that make the exit code 1 (comma-separated; empty for none)")
+	f.DurationVar(&o.window, "window", diagnose.DefaultWindow, "judging window")
+	f.StringVar(&o.target, "target", "", "diagnose only this target")
+	f.DurationVar(&o.duration, "duration", time.Minute, "how long to scrape live targets")
+	o.live.register(c)
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(diagnose.Formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, cl := range diagnose.Classes {
+			out = append(out, string(cl))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
+	return c
+}
+
+func runDiagnose(io *IOStreams, o *diagnoseOptions, args []string) error {
+	failOn, err := diagnose.ParseClasses(o.failOn)
+	if err != nil {
+		return usageError(fmt.Errorf("--fail-on: %w", err))
+	}
+	if o.window <= 0 {
+		return usageError(fmt.Errorf("--window %v: must be positive", o.window))
+	}
+	if !validFormat(o.format) {
+		return usageError(fmt.Errorf("--format %q: use one of %s", o.format, strings.Join(diagnose.Formats, ", ")))
+	}
+	type out struct{ format, path string }
+	var outs []out
+	for _, spec := range o.outputs {
+		format, path, ok := strings.Cut(spec, "=")
+		if !ok || path == "" || !validFormat(format) {
+			return usageError(fmt.Errorf("--output %q: want FORMAT=PATH with FORMAT one of %s", spec, strings.Join(diagnose.Formats, ", ")))
+		}
+		outs = append(outs, out{format, path})
+	}
+
+	var samples []trace.Sample
+	var files, urls []string
+	for _, a := range args {
+		if isURL(a) {
+			urls = append(urls, a)
+		} else {
+			files = append(files, a)
+		}
+	}
+	for _, path := range files {
+		s, _, err := trace.ReadFile(path, io.In, func(msg string) { fmt.Fprintln(io.ErrOut, "warning:", msg) })
+		if err != nil {
+			return usageError(err)
+		}
+		samples = append(samples, s...)
+	}
+	if len(urls) > 0 || o.live.prom != "" {
+		s, err := collectLive(io, &o.live, urls, o.duration)
+		if err != nil {
+			return err
+		}
+		samples = append(samples, s...)
+	}
+	if o.target != "" {
+		kept := samples[:0]
+		for _, s := range samples {
+			if s.Target == o.target {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == 0 {
+			return usageError(fmt.Errorf("--target %q: no such target in the input", o.target))
+		}
+		samples = kept
+	}
+	results := diagnose.ClassifyAll(samples, diagnose.Options{Window: o.window})
+	series := map[string][]trace.Sample{}
+	for _, s := range samples {
+		series[s.Target] = append(series[s.Target], s)
+	}
+	rep := diagnose.NewReport(strings.Join(args, " "), results, series, failOn)
+	rep.Color = io.OutTTY && !io.NoColor
+
+	summary := func(format string) (io.Writer, func() error, error) {
+		path := io.getenv("GITHUB_STEP_SUMMARY")
+		if format != "github" || path == "" {
+			return nil, func() error { return nil }, nil
+		}
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, nil, fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+		}
+		return f, f.Close, nil
+	}
+	for _, ot := range outs {
+		f, err := os.Create(ot.path)
+		if err != nil {
+			return fmt.Errorf("--output %s: %w", ot.path, err)
+		}
+		sum, closeSum, err := summary(ot.format)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		r := *rep
+		r.Color = false
+		err = r.Render(f, ot.format, sum)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if cerr := closeSum(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", ot.path, err)
+		}
+	}
+	sum, closeSum, err := summary(o.format)
+	if err != nil {
+		return err
+	}
+	if err := rep.Render(io.Out, o.format, sum); err != nil {
+		return err
+	}
+	if err := closeSum(); err != nil {
+		return err
+	}
+	if rep.ExitCode != 0 {
+		return &ExitError{Code: rep.ExitCode}
+	}
+	return nil
+}
+
+func validFormat(f string) bool {
+	for _, x := range diagnose.Formats {
+		if x == f {
+			return true
+		}
+	}
+	return f == "md"
+}
+
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}

@@ -1,0 +1,452 @@
+package diagnose
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Schema is the JSON report's schema name.
+const Schema = "limitscope.diagnosis/v1"
+
+// DefaultFailOn are the classes that fail a CI job unless told otherwise.
+var DefaultFailOn = []Class{Degraded, Oscillating}
+
+// Exit codes of a diagnosis.
+const (
+	ExitClean    = 0 // no fail-on class found
+	ExitFailed   = 1 // a fail-on class found
+	ExitNoVerdit = 3 // nothing could be evaluated
+)
+
+// Report is a diagnosis of every target of one source, ready to render.
+type Report struct {
+	Schema   string   `json:"schema"`
+	Source   string   `json:"source"`
+	Targets  []Result `json:"targets"`
+	ExitCode int      `json:"exit_code"`
+	// FailOn are the classes that fail the run.
+	FailOn []Class `json:"fail_on"`
+	// Series holds each target's samples for charts and sparklines.
+	Series map[string][]trace.Sample `json:"-"`
+	// Color allows ANSI colour in the text report.
+	Color bool `json:"-"`
+}
+
+// NewReport builds a report and its exit code.
+func NewReport(source string, results []Result, series map[string][]trace.Sample, failOn []Class) *Report {
+	if failOn == nil {
+		failOn = DefaultFailOn
+	}
+	r := &Report{Schema: Schema, Source: source, Targets: results, Series: series, FailOn: failOn}
+	r.ExitCode = r.exitCode()
+	return r
+}
+
+// ParseClasses parses a comma-separated class list, naming the first
+// unknown class.
+func ParseClasses(s string) ([]Class, error) {
+	out := []Class{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		ok := false
+		for _, c := range Classes {
+			if string(c) == f {
+				out = append(out, c)
+				ok = true
+			}
+		}
+		if !ok {
+			names := make([]string, len(Classes))
+			for i, c := range Classes {
+				names[i] = string(c)
+			}
+			return nil, fmt.Errorf("unknown class %q (classes: %s)", f, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}
+
+// Failing reports whether a target's verdict or any finding is a fail-on
+// class, and which.
+func (r *Report) Failing(t Result) []Class {
+	var out []Class
+	seen := map[Class]bool{}
+	check := func(c Class) {
+		for _, f := range r.FailOn {
+			if f == c && !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	check(t.Class)
+	for _, f := range t.Findings {
+		check(f.Class)
+	}
+	return out
+}
+
+func (r *Report) exitCode() int {
+	evaluated := 0
+	failed := false
+	for _, t := range r.Targets {
+		if t.Class != Insufficient {
+			evaluated++
+		}
+		if len(r.Failing(t)) > 0 {
+			failed = true
+		}
+	}
+	switch {
+	case failed:
+		return ExitFailed
+	case evaluated == 0:
+		return ExitNoVerdit
+	}
+	return ExitClean
+}
+
+// Formats lists the report formats.
+var Formats = []string{"text", "json", "markdown", "junit", "github", "html"}
+
+// Render writes the report in format to w. For github, summaryPath (the
+// $GITHUB_STEP_SUMMARY file, or "") receives the Markdown report appended.
+func (r *Report) Render(w io.Writer, format string, summary io.Writer) error {
+	switch format {
+	case "text":
+		return r.Text(w)
+	case "json":
+		return r.JSON(w)
+	case "markdown", "md":
+		return r.Markdown(w)
+	case "junit":
+		return r.JUnit(w)
+	case "github":
+		return r.GitHub(w, summary)
+	case "html":
+		return r.HTML(w)
+	}
+	return fmt.Errorf("unknown report format %q (formats: %s)", format, strings.Join(Formats, ", "))
+}
+
+// JSON writes the limitscope.diagnosis/v1 document.
+func (r *Report) JSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+var sparkRunes = []rune("▁▂▃▄▅▆▇█")
+
+// Sparkline draws values as width block characters (each the mean of its
+// share of the values), scaled between their min and max.
+func Sparkline(values []float64, width int) string {
+	if len(values) == 0 || width <= 0 {
+		return ""
+	}
+	if width > len(values) {
+		width = len(values)
+	}
+	buckets := make([]float64, width)
+	for i := range buckets {
+		a, b := i*len(values)/width, (i+1)*len(values)/width
+		sum := 0.0
+		for _, v := range values[a:b] {
+			sum += v
+		}
+		buckets[i] = sum / float64(b-a)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range buckets {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	var sb strings.Builder
+	for _, v := range buckets {
+		i := 0
+		if hi > lo {
+			i = int((v - lo) / (hi - lo) * float64(len(sparkRunes)-1))
+		}
+		sb.WriteRune(sparkRunes[i])
+	}
+	return sb.String()
+}
+
+func limits(series []trace.Sample) []float64 {
+	out := make([]float64, 0, len(series))
+	for _, s := range series {
+		if s.Has(trace.FieldLimit) {
+			out = append(out, s.Limit)
+		}
+	}
+	return out
+}
+
+func ansi(on bool, code, s string) string {
+	if !on {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func classColor(c Class) string {
+	switch severityOf(c) {
+	case SevCritical:
+		return "1;31"
+	case SevWarning:
+		return "1;33"
+	case SevInfo:
+		return "1;36"
+	}
+	if c == Healthy {
+		return "1;32"
+	}
+	return "2"
+}
+
+func span(a, b time.Time) string {
+	if a.IsZero() {
+		return "-"
+	}
+	return a.Format(time.RFC3339) + " – " + b.Format(time.RFC3339)
+}
+
+// Text writes the compact per-target report.
+func (r *Report) Text(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "limitscope diagnose: %s\n", trace.Printable(r.Source))
+	for _, t := range r.Targets {
+		badge := strings.ToUpper(string(t.Class))
+		fmt.Fprintf(&b, "\n%s  %s  confidence %.2f, %d samples, %s\n", trace.Printable(t.Target), ansi(r.Color, classColor(t.Class), badge), t.Confidence, t.Samples, span(t.Start, t.End))
+		if l := limits(r.Series[t.Target]); len(l) > 0 {
+			fmt.Fprintf(&b, "  limit %s  mean %.1f, range %.1f – %.1f\n", Sparkline(l, 48), t.Stats.LimitMean, t.Stats.LimitMin, t.Stats.LimitMax)
+		}
+		for _, f := range t.Findings {
+			fmt.Fprintf(&b, "  %s – %s  %s (%s): %s\n", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), ansi(r.Color, classColor(f.Class), string(f.Class)), f.Severity, f.Evidence.Summary)
+			if f.Class != Healthy {
+				fmt.Fprintf(&b, "      → %s\n", trace.Printable(f.Recommendation))
+			}
+		}
+		for _, u := range t.Unreachable {
+			fmt.Fprintf(&b, "  cannot reach %s: %s\n", u.Class, u.Reason)
+		}
+	}
+	fmt.Fprintf(&b, "\nexit %d%s\n", r.ExitCode, r.exitWhy())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) exitWhy() string {
+	switch r.ExitCode {
+	case ExitFailed:
+		return fmt.Sprintf(": a fail-on class was found (%s)", joinClasses(r.FailOn))
+	case ExitNoVerdit:
+		return ": nothing could be evaluated"
+	}
+	return fmt.Sprintf(": no fail-on class (%s)", joinClasses(r.FailOn))
+}
+
+func joinClasses(cs []Class) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = string(c)
+	}
+	return strings.Join(s, ",")
+}
+
+// mdEscape makes a value safe inside Markdown text and table cells: it
+// escapes Markdown punctuation and HTML, and flattens newlines.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range trace.Printable(s) {
+		switch r {
+		case '\\', '`', '*', '_', '{', '}', '[', ']', '(', ')', '#', '+', '!', '|', '~', '>':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '<':
+			b.WriteString("&lt;")
+		case '&':
+			b.WriteString("&amp;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+var mdIcon = map[Severity]string{SevCritical: "🔴", SevWarning: "🟠", SevInfo: "🔵", SevOK: "🟢"}
+
+// Markdown writes a report for a pull-request comment or CI step summary.
+func (r *Report) Markdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## limitscope diagnosis: %s\n\n", mdEscape(r.Source))
+	b.WriteString("| target | verdict | confidence | samples | span |\n|---|---|---|---|---|\n")
+	for _, t := range r.Targets {
+		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f | %d | %s |\n", mdEscape(t.Target), mdIcon[severityOf(t.Class)], t.Class, t.Confidence, t.Samples, span(t.Start, t.End))
+	}
+	for _, t := range r.Targets {
+		fmt.Fprintf(&b, "\n### %s — `%s`\n\n", mdEscape(t.Target), t.Class)
+		for _, f := range t.Findings {
+			fmt.Fprintf(&b, "- %s **%s** (%s), %s: %s", mdIcon[f.Severity], f.Class, f.Severity, span(f.Start, f.End), mdEscape(f.Evidence.Summary))
+			if f.Class != Healthy {
+				fmt.Fprintf(&b, "  \n  → %s", mdEscape(f.Recommendation))
+			}
+			b.WriteString("\n")
+		}
+		for _, u := range t.Unreachable {
+			fmt.Fprintf(&b, "- cannot reach `%s`: %s\n", u.Class, mdEscape(u.Reason))
+		}
+	}
+	fmt.Fprintf(&b, "\nExit code %d%s.\n", r.ExitCode, mdEscape(r.exitWhy()))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type junitSuites struct {
+	XMLName xml.Name   `xml:"testsuites"`
+	Suites  []junitSet `xml:"testsuite"`
+}
+
+type junitSet struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// xmlSafe drops characters XML 1.0 cannot carry at all (encoding/xml escapes
+// the rest).
+func xmlSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r != 0xfffe && r != 0xffff {
+			return r
+		}
+		return '\ufffd'
+	}, s)
+}
+
+// JUnit writes one test case per target; fail-on verdicts are failures and
+// targets without data are skipped.
+func (r *Report) JUnit(w io.Writer) error {
+	set := junitSet{Name: xmlSafe("limitscope diagnose " + r.Source)}
+	for _, t := range r.Targets {
+		c := junitCase{Name: xmlSafe(t.Target), Classname: "limitscope.diagnose"}
+		var lines []string
+		for _, f := range t.Findings {
+			lines = append(lines, fmt.Sprintf("%s %s (%s): %s → %s", span(f.Start, f.End), f.Class, f.Severity, f.Evidence.Summary, f.Recommendation))
+		}
+		body := xmlSafe(strings.Join(lines, "\n"))
+		if failing := r.Failing(t); len(failing) > 0 {
+			c.Failure = &junitFailure{Message: xmlSafe(fmt.Sprintf("%s: %s", t.Target, joinClasses(failing))), Type: string(failing[0]), Body: body}
+			set.Failures++
+		} else if t.Class == Insufficient {
+			c.Skipped = &junitSkipped{Message: "insufficient data"}
+			set.Skipped++
+		} else {
+			c.SystemOut = body
+		}
+		set.Cases = append(set.Cases, c)
+	}
+	set.Tests = len(set.Cases)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(junitSuites{Suites: []junitSet{set}}); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// ghEscape escapes a workflow-command message; ghProp escapes a property.
+func ghEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// MaxAnnotations bounds the workflow-command annotations of one run (GitHub
+// shows at most 10 per step).
+const MaxAnnotations = 10
+
+// GitHub writes workflow-command annotations (errors for fail-on classes,
+// warnings and notices for the rest, most severe first, at most 10) and
+// appends the Markdown report to summary when it is not nil.
+func (r *Report) GitHub(w io.Writer, summary io.Writer) error {
+	type ann struct {
+		level string
+		rank  int
+		text  string
+	}
+	var anns []ann
+	for _, t := range r.Targets {
+		failing := map[Class]bool{}
+		for _, c := range r.Failing(t) {
+			failing[c] = true
+		}
+		for _, f := range t.Findings {
+			if f.Class == Healthy {
+				continue
+			}
+			level, rk := "notice", 0
+			switch {
+			case failing[f.Class]:
+				level, rk = "error", 2
+			case f.Severity == SevWarning || f.Severity == SevCritical:
+				level, rk = "warning", 1
+			}
+			title := ghProp(fmt.Sprintf("limitscope %s: %s", t.Target, f.Class))
+			msg := ghEscape(fmt.Sprintf("%s (%s). %s", f.Evidence.Summary, span(f.Start, f.End), f.Recommendation))
+			anns = append(anns, ann{level, rk, fmt.Sprintf("::%s title=%s::%s\n", level, title, msg)})
+		}
+	}
+	sort.SliceStable(anns, func(i, j int) bool { return anns[i].rank > anns[j].rank })
+	if len(anns) > MaxAnnotations {
+		anns = anns[:MaxAnnotations]
+	}
+	for _, a := range anns {
+		if _, err := io.WriteString(w, a.text); err != nil {
+			return err
+		}
+	}
+	if _, err := fmt.Fprintf(w, "limitscope: %d target(s), exit %d%s\n", len(r.Targets), r.ExitCode, r.exitWhy()); err != nil {
+		return err
+	}
+	if summary != nil {
+		return r.Markdown(summary)
+	}
+	return nil
+}

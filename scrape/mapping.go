@@ -1,0 +1,506 @@
+// Package scrape is every source of limiter Samples behind one small Source
+// interface: the /metrics scraper (prometheus/common expfmt) with presets for
+// real limiters and custom mappings, the Prometheus HTTP API source for a
+// fleet, and the trace-file playback for replay. Consumers (dashboard,
+// record, diagnose) read every source the same way.
+package scrape
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Kind says how a metric becomes a value.
+type Kind int
+
+const (
+	// Gauge: the value as exposed (gauges, untyped; counters' raw value).
+	Gauge Kind = iota
+	// Mean: histograms and summaries reduce to the mean of the interval's
+	// observations, Δsum/Δcount between two scrapes (not measured when no
+	// observation arrived; a reset restarts from the current totals).
+	Mean
+	// Delta: counters become the increase since the previous scrape (a reset,
+	// the value going down, counts from zero).
+	Delta
+)
+
+// Unit converts a metric's unit to milliseconds (trace files hold ms).
+type Unit float64
+
+// RTT units.
+const (
+	Seconds      Unit = 1000
+	Milliseconds Unit = 1
+	Microseconds Unit = 1e-3
+	Nanoseconds  Unit = 1e-6
+)
+
+// ParseUnit reads s, ms, us or ns.
+func ParseUnit(s string) (Unit, error) {
+	switch strings.ToLower(s) {
+	case "s", "seconds":
+		return Seconds, nil
+	case "ms", "milliseconds":
+		return Milliseconds, nil
+	case "us", "µs", "microseconds":
+		return Microseconds, nil
+	case "ns", "nanoseconds":
+		return Nanoseconds, nil
+	}
+	return 0, fmt.Errorf("unit %q: use s, ms, us or ns", s)
+}
+
+// Matcher selects metrics by name (exact, any of several prefixes, a suffix,
+// or a regular expression whose first group names the target) and labels.
+type Matcher struct {
+	Name     string
+	Prefixes []string // optional name prefixes (Vector's "vector_")
+	Suffix   bool     // Name is a suffix (Envoy's varying stat prefix)
+	Regex    *regexp.Regexp
+	Labels   map[string]string
+}
+
+// match reports whether a family name matches and what it says of the
+// target (a regex group or the text before a suffix).
+func (m *Matcher) match(name string) (bool, string) {
+	switch {
+	case m.Regex != nil:
+		g := m.Regex.FindStringSubmatch(name)
+		if g == nil {
+			return false, ""
+		}
+		if len(g) > 1 {
+			return true, g[1]
+		}
+		return true, ""
+	case m.Suffix:
+		if strings.HasSuffix(name, m.Name) {
+			return true, strings.TrimSuffix(strings.TrimSuffix(name, m.Name), "_")
+		}
+		return false, ""
+	}
+	if name == m.Name {
+		return true, ""
+	}
+	for _, p := range m.Prefixes {
+		if name == p+m.Name {
+			return true, ""
+		}
+	}
+	return false, ""
+}
+
+func (m *Matcher) String() string {
+	s := m.Name
+	if m.Regex != nil {
+		s = m.Regex.String()
+	} else if m.Suffix {
+		s = "…" + m.Name
+	}
+	if len(m.Labels) > 0 {
+		var ls []string
+		for k, v := range m.Labels {
+			ls = append(ls, fmt.Sprintf("%s=%q", k, v))
+		}
+		sort.Strings(ls)
+		s += "{" + strings.Join(ls, ",") + "}"
+	}
+	return s
+}
+
+// Spec maps one metric onto one field.
+type Spec struct {
+	Field trace.Field
+	Match Matcher
+	Kind  Kind
+	Unit  Unit // for RTT fields; 0 means as is
+}
+
+// Mapping is a preset or a custom mapping of an exposition onto Samples.
+type Mapping struct {
+	Name  string
+	Specs []Spec
+	// TargetLabels name the label whose value names the limiter (the first
+	// present wins); without one the name match or "default" does.
+	TargetLabels []string
+	// Note documents what the preset cannot provide.
+	Note string
+}
+
+// Has reports whether the mapping provides field f at all.
+func (m *Mapping) Has(f trace.Field) bool {
+	for _, s := range m.Specs {
+		if s.Field == f {
+			return true
+		}
+	}
+	return false
+}
+
+func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// Presets are the mappings for limiters people run, established from their
+// documentation and source.
+var Presets = map[string]Mapping{
+	"limitscope": {
+		Name: "limitscope",
+		Specs: []Spec{
+			{trace.FieldLimit, Matcher{Name: "limiter_limit"}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Name: "limiter_in_flight"}, Gauge, 0},
+			{trace.FieldRTTMin, Matcher{Name: "limiter_rtt_min_seconds"}, Gauge, Seconds},
+			{trace.FieldRTT, Matcher{Name: "limiter_rtt_seconds"}, Mean, Seconds},
+			{trace.FieldDropped, Matcher{Name: "limiter_requests_total", Labels: map[string]string{"outcome": "dropped"}}, Delta, 0},
+			{trace.FieldRejected, Matcher{Name: "limiter_requests_total", Labels: map[string]string{"outcome": "rejected"}}, Delta, 0},
+		},
+		TargetLabels: []string{"downstream"},
+	},
+	"envoy": {
+		Name: "envoy",
+		Specs: []Spec{
+			{trace.FieldLimit, Matcher{Name: "adaptive_concurrency_gradient_controller_concurrency_limit", Suffix: true}, Gauge, 0},
+			{trace.FieldRTTMin, Matcher{Name: "adaptive_concurrency_gradient_controller_min_rtt_msecs", Suffix: true}, Gauge, Milliseconds},
+			{trace.FieldRTT, Matcher{Name: "adaptive_concurrency_gradient_controller_sample_rtt_msecs", Suffix: true}, Gauge, Milliseconds},
+			{trace.FieldRejected, Matcher{Name: "adaptive_concurrency_gradient_controller_rq_blocked", Suffix: true}, Delta, 0},
+		},
+		TargetLabels: []string{"envoy_http_conn_manager_prefix"},
+		Note:         "Envoy exports no in-flight: pipeline-bound cannot be judged",
+	},
+	"vector": {
+		Name: "vector",
+		Specs: []Spec{
+			{trace.FieldLimit, Matcher{Name: "adaptive_concurrency_limit", Prefixes: []string{"vector_"}}, Mean, 0},
+			{trace.FieldInFlight, Matcher{Name: "adaptive_concurrency_in_flight", Prefixes: []string{"vector_"}}, Mean, 0},
+			{trace.FieldRTT, Matcher{Name: "adaptive_concurrency_observed_rtt", Prefixes: []string{"vector_"}}, Mean, Seconds},
+			{trace.FieldRTTMin, Matcher{Name: "adaptive_concurrency_averaged_rtt", Prefixes: []string{"vector_"}}, Mean, Seconds},
+		},
+		TargetLabels: []string{"component_id"},
+		Note:         "Vector's averaged RTT (its baseline) stands in for the min RTT; all four are histograms reduced to the interval mean",
+	},
+	"go-concurrency-limits": {
+		Name: "go-concurrency-limits",
+		Specs: []Spec{
+			{trace.FieldLimit, Matcher{Regex: re(`^limiter_(.+)_limit$`)}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(`^limiter_(.+)_inflight$`)}, Gauge, 0},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^limiter_(.+)_min_rtt$`)}, Gauge, Nanoseconds},
+		},
+		Note: "RTTs are nanoseconds whatever the names say",
+	},
+	"mimir-reactive-limiter": {
+		Name: "mimir-reactive-limiter",
+		Specs: []Spec{
+			{trace.FieldLimit, Matcher{Name: "cortex_ingester_reactive_limiter_inflight_limit"}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Name: "cortex_ingester_reactive_limiter_inflight_requests"}, Gauge, 0},
+		},
+		TargetLabels: []string{"request_type"},
+		Note:         "failsafe-go's reactive limiter exports no RTT: degraded-downstream cannot be judged; queued requests are not mapped",
+	},
+}
+
+// PresetNames lists the presets, "auto" first.
+func PresetNames() []string {
+	names := []string{"auto"}
+	for n := range Presets {
+		names = append(names, n)
+	}
+	sort.Strings(names[1:])
+	return names
+}
+
+// ParseMatcher reads `name` or `name{label="value",…}`.
+func ParseMatcher(s string) (Matcher, error) {
+	s = strings.TrimSpace(s)
+	name, rest, hasLabels := strings.Cut(s, "{")
+	m := Matcher{Name: strings.TrimSpace(name)}
+	if m.Name == "" {
+		return m, fmt.Errorf("%q: a metric name is needed", s)
+	}
+	if !hasLabels {
+		return m, nil
+	}
+	if !strings.HasSuffix(rest, "}") {
+		return m, fmt.Errorf("%q: the label matchers must end with }", s)
+	}
+	rest = strings.TrimSuffix(rest, "}")
+	m.Labels = map[string]string{}
+	for strings.TrimSpace(rest) != "" {
+		k, after, ok := strings.Cut(rest, "=")
+		if !ok {
+			return m, fmt.Errorf("%q: want label=\"value\"", s)
+		}
+		after = strings.TrimSpace(after)
+		v, err := strconv.QuotedPrefix(after)
+		if err != nil {
+			return m, fmt.Errorf("%q: label %s needs a quoted value", s, strings.TrimSpace(k))
+		}
+		uq, _ := strconv.Unquote(v)
+		m.Labels[strings.TrimSpace(k)] = uq
+		rest = strings.TrimPrefix(strings.TrimSpace(after[len(v):]), ",")
+	}
+	return m, nil
+}
+
+// seriesKey identifies one mapped series of one target.
+type seriesKey struct {
+	target string
+	field  trace.Field
+}
+
+type prevValue struct {
+	a, b float64 // counter value, or histogram sum and count
+	ok   bool
+}
+
+// Mapper turns successive expositions of one endpoint into Samples. It keeps
+// the previous counter and histogram totals to compute deltas and means; it
+// is not safe for concurrent use (one per endpoint).
+type Mapper struct {
+	m    Mapping
+	prev map[seriesKey]prevValue
+	// Missing lists the specs no metric matched in the last exposition.
+	Missing []string
+}
+
+// NewMapper returns a mapper for m.
+func NewMapper(m Mapping) *Mapper { return &Mapper{m: m, prev: map[seriesKey]prevValue{}} }
+
+// Mapping returns the mapping in use.
+func (mp *Mapper) Mapping() Mapping { return mp.m }
+
+func labelsMatch(m *dto.Metric, want map[string]string) bool {
+	for k, v := range want {
+		found := false
+		for _, lp := range m.GetLabel() {
+			if lp.GetName() == k && lp.GetValue() == v {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func (mp *Mapper) targetOf(m *dto.Metric, fromName string) string {
+	for _, tl := range mp.m.TargetLabels {
+		for _, lp := range m.GetLabel() {
+			if lp.GetName() == tl && lp.GetValue() != "" {
+				return lp.GetValue()
+			}
+		}
+	}
+	if fromName != "" {
+		return fromName
+	}
+	return trace.DefaultTarget
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// Map converts one exposition taken at t into one Sample per target, in
+// target order. Values that are NaN, infinite or negative are left not
+// measured.
+func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sample {
+	byTarget := map[string]*trace.Sample{}
+	mp.Missing = mp.Missing[:0]
+	names := make([]string, 0, len(fams))
+	for n := range fams {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for si := range mp.m.Specs {
+		spec := &mp.m.Specs[si]
+		matched := false
+		for _, name := range names {
+			ok, fromName := spec.Match.match(name)
+			if !ok {
+				continue
+			}
+			for _, m := range fams[name].GetMetric() {
+				if !labelsMatch(m, spec.Match.Labels) {
+					continue
+				}
+				matched = true
+				target := mp.targetOf(m, fromName)
+				v, ok := mp.value(spec, m, target)
+				if !ok || !finite(v) || v < 0 {
+					continue
+				}
+				if spec.Unit != 0 {
+					v *= float64(spec.Unit)
+				}
+				s := byTarget[target]
+				if s == nil {
+					s = &trace.Sample{Time: t, Target: target}
+					byTarget[target] = s
+				}
+				s.Set(spec.Field, v)
+			}
+		}
+		if !matched {
+			mp.Missing = append(mp.Missing, spec.Match.String())
+		}
+	}
+	targets := make([]string, 0, len(byTarget))
+	for k := range byTarget {
+		targets = append(targets, k)
+	}
+	sort.Strings(targets)
+	out := make([]trace.Sample, 0, len(targets))
+	for _, k := range targets {
+		out = append(out, *byTarget[k])
+	}
+	return out
+}
+
+func (mp *Mapper) value(spec *Spec, m *dto.Metric, target string) (float64, bool) {
+	key := seriesKey{target, spec.Field}
+	switch spec.Kind {
+	case Mean:
+		var sum, count float64
+		switch {
+		case m.Histogram != nil:
+			sum, count = m.Histogram.GetSampleSum(), float64(m.Histogram.GetSampleCount())
+		case m.Summary != nil:
+			sum, count = m.Summary.GetSampleSum(), float64(m.Summary.GetSampleCount())
+		default:
+			return scalar(m)
+		}
+		p := mp.prev[key]
+		mp.prev[key] = prevValue{sum, count, true}
+		if !p.ok {
+			return 0, false
+		}
+		ds, dc := sum-p.a, count-p.b
+		if dc < 0 || ds < 0 { // reset
+			ds, dc = sum, count
+		}
+		if dc <= 0 {
+			return 0, false
+		}
+		return ds / dc, true
+	case Delta:
+		v, ok := scalar(m)
+		if !ok {
+			return 0, false
+		}
+		p := mp.prev[key]
+		mp.prev[key] = prevValue{a: v, ok: true}
+		if !p.ok {
+			return 0, false
+		}
+		if v < p.a { // counter reset
+			return v, true
+		}
+		return v - p.a, true
+	}
+	return scalar(m)
+}
+
+func scalar(m *dto.Metric) (float64, bool) {
+	switch {
+	case m.Gauge != nil:
+		return m.Gauge.GetValue(), true
+	case m.Counter != nil:
+		return m.Counter.GetValue(), true
+	case m.Untyped != nil:
+		return m.Untyped.GetValue(), true
+	}
+	return 0, false
+}
+
+// Detect picks the preset that maps the most series of an exposition (a
+// limit series is required), or reports that none fits.
+func Detect(fams map[string]*dto.MetricFamily) (Mapping, error) {
+	best, bestScore := Mapping{}, 0
+	for _, name := range PresetNames()[1:] {
+		m := Presets[name]
+		score := 0
+		hasLimit := false
+		for _, s := range m.Specs {
+			for fname := range fams {
+				if ok, _ := s.Match.match(fname); ok {
+					score++
+					if s.Field == trace.FieldLimit {
+						hasLimit = true
+					}
+					break
+				}
+			}
+		}
+		if hasLimit && score > bestScore {
+			best, bestScore = m, score
+		}
+	}
+	if bestScore == 0 {
+		return Mapping{}, fmt.Errorf("no preset matches: no limit metric of %s found; pass --preset or --limit-metric", strings.Join(PresetNames()[1:], ", "))
+	}
+	return best, nil
+}
+
+// wants reports whether a family name can feed the mapping (histogram and
+// summary series carry _sum, _count and _bucket suffixes).
+func (m *Mapping) wants(name string) bool {
+	for i := range m.Specs {
+		if ok, _ := m.Specs[i].Match.match(name); ok {
+			return true
+		}
+		if m.Specs[i].Kind == Mean {
+			for _, suf := range []string{"_sum", "_count", "_bucket"} {
+				if strings.HasSuffix(name, suf) {
+					if ok, _ := m.Specs[i].Match.match(strings.TrimSuffix(name, suf)); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Relevant returns the lines of an exposition the mapping can use: sample,
+// TYPE and HELP lines of wanted families. Parsing only those makes an
+// Envoy-sized page (thousands of unrelated series) cheap.
+func (m *Mapping) Relevant(data []byte) []byte {
+	out := make([]byte, 0, 4096)
+	for len(data) > 0 {
+		line := data
+		next := []byte(nil)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, next = data[:i+1], data[i+1:]
+		}
+		data = next
+		name := line
+		if len(name) > 0 && name[0] == '#' {
+			f := bytes.Fields(name)
+			if len(f) < 3 || (string(f[1]) != "TYPE" && string(f[1]) != "HELP") {
+				continue
+			}
+			name = f[2]
+		} else {
+			end := bytes.IndexAny(name, "{ \t")
+			if end < 0 {
+				continue
+			}
+			name = name[:end]
+		}
+		if m.wants(string(name)) {
+			out = append(out, line...)
+			if line[len(line)-1] != '\n' {
+				out = append(out, '\n')
+			}
+		}
+	}
+	return out
+}

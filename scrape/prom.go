@@ -1,0 +1,347 @@
+package scrape
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/api"
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// PromConfig configures the Prometheus HTTP API source: the fleet path, for
+// limiters Prometheus (or Thanos, Mimir, VictoriaMetrics) already scrapes.
+type PromConfig struct {
+	// URL of the Prometheus server (its HTTP API root).
+	URL string
+	// Selector restricts every query, e.g. {job="api",env="prod"}.
+	Selector string
+	// Mapping derives one query per series (default: the limitscope preset).
+	Mapping *Mapping
+	// Queries overrides the derived PromQL per field.
+	Queries map[trace.Field]string
+	// Interval is the query step and the follow period (default 1s... the
+	// data is only as fine as Prometheus' scrape interval).
+	Interval time.Duration
+	// Backfill is how far back the first query_range reaches (0: none).
+	Backfill time.Duration
+	// Timeout bounds one API call (default 10 s).
+	Timeout time.Duration
+	// Transport overrides the HTTP transport (tests, TLS).
+	Transport http.RoundTripper
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// PromSource reads limiter series from Prometheus: query_range backfills the
+// window, then instant queries follow live.
+type PromSource struct {
+	cfg     PromConfig
+	api     v1.API
+	queries []promQuery
+	mu      sync.Mutex
+	st      Status
+	lastTS  map[string]time.Time
+}
+
+type promQuery struct {
+	field trace.Field
+	expr  string
+	unit  Unit
+	match *Matcher
+}
+
+// NewPromSource builds the queries and the API client.
+func NewPromSource(cfg PromConfig) (*PromSource, error) {
+	if cfg.URL == "" {
+		return nil, errors.New("--prom: a Prometheus URL is needed")
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Second
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Mapping == nil {
+		m := Presets["limitscope"]
+		cfg.Mapping = &m
+	}
+	sel, err := selectorLabels(cfg.Selector)
+	if err != nil {
+		return nil, err
+	}
+	client, err := api.NewClient(api.Config{Address: cfg.URL, RoundTripper: cfg.Transport})
+	if err != nil {
+		return nil, fmt.Errorf("--prom %q: %w", redact(cfg.URL), err)
+	}
+	s := &PromSource{cfg: cfg, api: v1.NewAPI(client), lastTS: map[string]time.Time{}}
+	s.st = Status{Endpoint: redact(cfg.URL), State: StatePending, Preset: cfg.Mapping.Name}
+	rangeWin := model.Duration(max(4*cfg.Interval, time.Minute))
+	for i := range cfg.Mapping.Specs {
+		spec := &cfg.Mapping.Specs[i]
+		q := promQuery{field: spec.Field, unit: spec.Unit, match: &spec.Match}
+		if e, ok := cfg.Queries[spec.Field]; ok {
+			q.expr = e
+		} else {
+			q.expr = buildQuery(spec, sel, rangeWin, model.Duration(cfg.Interval))
+		}
+		s.queries = append(s.queries, q)
+	}
+	for f, e := range cfg.Queries {
+		if !cfg.Mapping.Has(f) {
+			s.queries = append(s.queries, promQuery{field: f, expr: e})
+		}
+	}
+	return s, nil
+}
+
+var selRe = regexp.MustCompile(`^\s*\{?(.*?)\}?\s*$`)
+
+// selectorLabels strips the braces of a selector and checks it is a list of
+// label matchers.
+func selectorLabels(sel string) (string, error) {
+	inner := selRe.FindStringSubmatch(sel)[1]
+	if strings.TrimSpace(inner) == "" {
+		return "", nil
+	}
+	if _, err := ParseMatcher("x{" + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(inner, "!=", "="), "=~", "="), "!~", "=") + "}"); err != nil {
+		return "", fmt.Errorf("--selector %q: want label matchers like {job=\"api\"}", sel)
+	}
+	return inner, nil
+}
+
+func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
+	var ms []string
+	if sel != "" {
+		ms = append(ms, sel)
+	}
+	var keys []string
+	for k := range spec.Match.Labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ms = append(ms, fmt.Sprintf("%s=%q", k, spec.Match.Labels[k]))
+	}
+	series := func(name string) string {
+		switch {
+		case spec.Match.Regex != nil:
+			return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", strings.Trim(spec.Match.Regex.String(), "^$"))}, ms...), ","))
+		case spec.Match.Suffix:
+			return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", ".*"+name)}, ms...), ","))
+		case len(spec.Match.Prefixes) > 0:
+			alts := append([]string{name}, func() []string {
+				var o []string
+				for _, p := range spec.Match.Prefixes {
+					o = append(o, p+name)
+				}
+				return o
+			}()...)
+			return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", strings.Join(alts, "|"))}, ms...), ","))
+		}
+		return fmt.Sprintf("%s{%s}", name, strings.Join(ms, ","))
+	}
+	switch spec.Kind {
+	case Mean:
+		return fmt.Sprintf("rate(%s[%s]) / rate(%s[%s])", series(spec.Match.Name+"_sum"), win, series(spec.Match.Name+"_count"), win)
+	case Delta:
+		return fmt.Sprintf("increase(%s[%s])", series(spec.Match.Name), step)
+	}
+	return series(spec.Match.Name)
+}
+
+// Queries returns the PromQL the source runs, per field name (for --help
+// output and tests).
+func (s *PromSource) Queries() map[string]string {
+	out := map[string]string{}
+	for _, q := range s.queries {
+		out[q.field.String()] = q.expr
+	}
+	return out
+}
+
+// Statuses returns the server's status.
+func (s *PromSource) Statuses() []Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	if st.State == StateUp && s.cfg.Now().Sub(st.LastSuccess) > 3*s.cfg.Interval+s.cfg.Timeout {
+		st.State, st.Reason = StateStale, "no successful query recently"
+	}
+	return []Status{st}
+}
+
+// Run backfills, then follows until ctx ends.
+func (s *PromSource) Run(ctx context.Context, emit func(trace.Sample)) error {
+	now := s.cfg.Now()
+	if s.cfg.Backfill > 0 {
+		samples, err := s.Range(ctx, now.Add(-s.cfg.Backfill), now)
+		s.note(err, len(samples))
+		for _, smp := range samples {
+			emit(smp)
+		}
+	}
+	t := time.NewTicker(s.cfg.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		samples, err := s.Instant(ctx, s.cfg.Now())
+		if ctx.Err() != nil {
+			return nil
+		}
+		s.note(err, len(samples))
+		for _, smp := range samples {
+			emit(smp)
+		}
+	}
+}
+
+func (s *PromSource) note(err error, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.st.State, s.st.Reason = StateDown, err.Error()
+		s.st.Failures++
+		return
+	}
+	s.st.State, s.st.Reason, s.st.Failures = StateUp, "", 0
+	s.st.LastSuccess = s.cfg.Now()
+	if n == 0 {
+		s.st.Reason = "the queries returned no series (check --selector)"
+	}
+}
+
+// Range runs every query over [start, end] at the interval step.
+func (s *PromSource) Range(ctx context.Context, start, end time.Time) ([]trace.Sample, error) {
+	return s.collect(ctx, func(ctx context.Context, q string) (model.Value, v1.Warnings, error) {
+		return s.api.QueryRange(ctx, q, v1.Range{Start: start, End: end, Step: s.cfg.Interval})
+	})
+}
+
+// Instant runs every query at t.
+func (s *PromSource) Instant(ctx context.Context, t time.Time) ([]trace.Sample, error) {
+	return s.collect(ctx, func(ctx context.Context, q string) (model.Value, v1.Warnings, error) {
+		return s.api.Query(ctx, q, t)
+	})
+}
+
+type point struct {
+	target string
+	ts     time.Time
+}
+
+func (s *PromSource) collect(ctx context.Context, run func(context.Context, string) (model.Value, v1.Warnings, error)) ([]trace.Sample, error) {
+	byKey := map[point]*trace.Sample{}
+	instances := map[string]map[string]bool{} // target label value → instances
+	type raw struct {
+		q      *promQuery
+		metric model.Metric
+		ts     time.Time
+		v      float64
+	}
+	var raws []raw
+	for i := range s.queries {
+		q := &s.queries[i]
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+		val, _, err := run(cctx, q.expr)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("%s: query %s: %s", s.st.Endpoint, q.expr, explain(err, s.st.Endpoint, s.cfg.Timeout))
+		}
+		add := func(m model.Metric, ts model.Time, v model.SampleValue) {
+			raws = append(raws, raw{q, m, ts.Time().UTC(), float64(v)})
+			name := s.targetName(q, m)
+			if instances[name] == nil {
+				instances[name] = map[string]bool{}
+			}
+			instances[name][string(m["instance"])] = true
+		}
+		switch v := val.(type) {
+		case model.Matrix:
+			for _, ss := range v {
+				for _, p := range ss.Values {
+					add(ss.Metric, p.Timestamp, p.Value)
+				}
+			}
+		case model.Vector:
+			for _, smp := range v {
+				add(smp.Metric, smp.Timestamp, smp.Value)
+			}
+		case *model.Scalar:
+			add(model.Metric{}, v.Timestamp, v.Value)
+		}
+	}
+	for _, r := range raws {
+		if !finite(r.v) || r.v < 0 {
+			continue
+		}
+		name := s.targetName(r.q, r.metric)
+		if len(instances[name]) > 1 {
+			name = string(r.metric["instance"]) + "/" + name
+		}
+		k := point{name, r.ts}
+		smp := byKey[k]
+		if smp == nil {
+			smp = &trace.Sample{Time: r.ts, Target: name}
+			byKey[k] = smp
+		}
+		v := r.v
+		if r.q.unit != 0 {
+			v *= float64(r.q.unit)
+		}
+		smp.Set(r.q.field, v)
+	}
+	out := make([]trace.Sample, 0, len(byKey))
+	s.mu.Lock()
+	for _, smp := range byKey {
+		// follow mode re-reads the newest point: emit each (target, time) once
+		if last, ok := s.lastTS[smp.Target]; ok && !smp.Time.After(last) {
+			continue
+		}
+		out = append(out, *smp)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Time.Equal(out[j].Time) {
+			return out[i].Time.Before(out[j].Time)
+		}
+		return out[i].Target < out[j].Target
+	})
+	for _, smp := range out {
+		s.lastTS[smp.Target] = smp.Time
+	}
+	s.mu.Unlock()
+	return out, nil
+}
+
+func (s *PromSource) targetName(q *promQuery, m model.Metric) string {
+	for _, tl := range s.cfg.Mapping.TargetLabels {
+		if v := m[model.LabelName(tl)]; v != "" {
+			return string(v)
+		}
+	}
+	if q.match != nil {
+		if ok, fromName := q.match.match(string(m[model.MetricNameLabel])); ok && fromName != "" {
+			return fromName
+		}
+	}
+	if inst := m["instance"]; inst != "" {
+		return string(inst)
+	}
+	return trace.DefaultTarget
+}

@@ -1,0 +1,445 @@
+package scrape
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+func load(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mapOnce(t *testing.T, preset string, bodies ...[]byte) []trace.Sample {
+	t.Helper()
+	mp := NewMapper(Presets[preset])
+	var out []trace.Sample
+	for i, b := range bodies {
+		fams, err := ParseExposition(b, preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = mp.Map(fams, time.Unix(int64(i), 0))
+	}
+	return out
+}
+
+// bump adds d to every value on lines starting with prefix.
+func bump(b []byte, prefix string, d float64) []byte {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, prefix) {
+			i := strings.LastIndex(l, " ")
+			var v float64
+			fmt.Sscan(l[i+1:], &v)
+			l = fmt.Sprintf("%s %g", l[:i], v+d)
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+func byTarget(s []trace.Sample) map[string]trace.Sample {
+	m := map[string]trace.Sample{}
+	for _, x := range s {
+		m[x.Target] = x
+	}
+	return m
+}
+
+func approx(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
+
+func TestPresetsMapTheirExpositions(t *testing.T) {
+	lim := load(t, "limitscope.prom")
+	// second scrape: 100 more requests at 15 ms, 2 drops, 7 rejections
+	lim2 := bump(bump(bump(bump(lim, `limiter_rtt_seconds_sum{downstream="payments"}`, 1.5), `limiter_rtt_seconds_count{downstream="payments"}`, 100),
+		`limiter_requests_total{downstream="payments",outcome="dropped"}`, 2), `limiter_requests_total{downstream="payments",outcome="rejected"}`, 7)
+	got := byTarget(mapOnce(t, "limitscope", lim, lim2))
+	p := got["payments"]
+	if p.Limit != 41 || p.InFlight != 37 || !approx(p.RTTMinMs, 12.5) || !approx(p.RTTMs, 15) || p.Dropped != 2 || p.Rejected != 7 || p.Fields != trace.AllFields {
+		t.Errorf("limitscope payments: %+v", p)
+	}
+	if s := got["search"]; s.Limit != 12 || !s.Has(trace.FieldRejected) || s.Rejected != 0 || s.Has(trace.FieldRTT) {
+		t.Errorf("limitscope search (no new RTT observations: RTT not measured): %+v", s)
+	}
+
+	env := load(t, "envoy.prom")
+	got = byTarget(mapOnce(t, "envoy", env, bump(env, "envoy_http_adaptive_concurrency_gradient_controller_rq_blocked", 30)))
+	e := got["ingress_http"]
+	if e.Limit != 47 || e.RTTMinMs != 8 || e.RTTMs != 11 || e.Rejected != 30 || e.Has(trace.FieldInFlight) {
+		t.Errorf("envoy ingress_http: %+v (in-flight must be not measured, never zero)", e)
+	}
+	if e := got["envoy_http_egress"]; e.Limit != 9 || e.RTTMinMs != 31 {
+		t.Errorf("envoy prefix-in-name target: %+v (targets %v)", e, got)
+	}
+
+	vec := load(t, "vector.prom")
+	vec2 := bump(bump(vec, "vector_adaptive_concurrency_limit_sum", 300), "vector_adaptive_concurrency_limit_count", 10)
+	vec2 = bump(bump(vec2, "vector_adaptive_concurrency_observed_rtt_sum", 0.6), "vector_adaptive_concurrency_observed_rtt_count", 20)
+	got = byTarget(mapOnce(t, "vector", vec, vec2))
+	if v := got["http_out"]; v.Limit != 30 || !approx(v.RTTMs, 30) || v.Has(trace.FieldInFlight) || v.Has(trace.FieldRTTMin) {
+		t.Errorf("vector: %+v (means over the interval; no new in-flight or averaged-RTT observations)", v)
+	}
+
+	got = byTarget(mapOnce(t, "go-concurrency-limits", load(t, "go-concurrency-limits.prom")))
+	if o := got["orders"]; o.Limit != 20 || o.InFlight != 18 || !approx(o.RTTMinMs, 2.5) {
+		t.Errorf("go-concurrency-limits orders (ns → ms): %+v", o)
+	}
+	if len(got) != 2 {
+		t.Errorf("go-concurrency-limits targets %v", got)
+	}
+
+	got = byTarget(mapOnce(t, "mimir-reactive-limiter", load(t, "mimir-reactive-limiter.prom")))
+	if m := got["push"]; m.Limit != 180 || m.InFlight != 150 || m.Has(trace.FieldRTTMin) {
+		t.Errorf("mimir push: %+v", m)
+	}
+}
+
+func TestRelevantKeepsWhatTheMappingNeeds(t *testing.T) {
+	page := envoyPage()
+	m := Presets["envoy"]
+	full, err := ParseExposition(page, "full")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := ParseExposition(m.Relevant(page), "part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewMapper(m).Map(full, time.Unix(0, 0))
+	b := NewMapper(m).Map(part, time.Unix(0, 0))
+	if fmt.Sprint(a) != fmt.Sprint(b) || len(part) > 8 {
+		t.Fatalf("filtered parse differs or keeps too much: %d families\n%v\n%v", len(part), a, b)
+	}
+	l := Presets["limitscope"]
+	if got := string(l.Relevant(load(t, "limitscope.prom"))); !strings.Contains(got, "limiter_rtt_seconds_sum") || !strings.Contains(got, "# TYPE limiter_rtt_seconds histogram") {
+		t.Fatalf("histogram lines dropped:\n%s", got)
+	}
+}
+
+func TestDetectPicksThePreset(t *testing.T) {
+	for _, name := range []string{"limitscope", "envoy", "vector", "go-concurrency-limits", "mimir-reactive-limiter"} {
+		fams, err := ParseExposition(load(t, name+".prom"), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Detect(fams)
+		if err != nil || m.Name != name {
+			t.Errorf("%s detected as %q (%v)", name, m.Name, err)
+		}
+	}
+	fams, _ := ParseExposition([]byte("# TYPE up gauge\nup 1\n"), "x")
+	if _, err := Detect(fams); err == nil || !strings.Contains(err.Error(), "--preset") {
+		t.Errorf("no preset: %v", err)
+	}
+}
+
+func TestCounterResetNaNInfAndHostileLabels(t *testing.T) {
+	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace
+	body := func(dropped float64, limit string, ds string) []byte {
+		return []byte(fmt.Sprintf("limiter_limit{downstream=\"%s\"} %s\nlimiter_requests_total{downstream=\"%s\",outcome=\"dropped\"} %g\n", esc(ds), limit, esc(ds), dropped))
+	}
+	hostile := "\x1b[31mpay\nments</td><script>"
+	mp := NewMapper(Presets["limitscope"])
+	var last []trace.Sample
+	for i, b := range [][]byte{body(100, "5", hostile), body(110, "NaN", hostile), body(3, "+Inf", hostile), body(4, "-1", hostile)} {
+		fams, err := ParseExposition(b, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = mp.Map(fams, time.Unix(int64(i), 0))
+		switch i {
+		case 1:
+			if last[0].Has(trace.FieldLimit) || last[0].Dropped != 10 {
+				t.Fatalf("NaN limit must be not measured, delta 10: %+v", last[0])
+			}
+		case 2:
+			if last[0].Has(trace.FieldLimit) || last[0].Dropped != 3 {
+				t.Fatalf("+Inf not measured; counter reset 110→3 counts 3: %+v", last[0])
+			}
+		}
+	}
+	if last[0].Target != hostile || last[0].Has(trace.FieldLimit) {
+		t.Fatalf("label value must be kept intact in data, negative limit dropped: %+v", last[0])
+	}
+}
+
+func TestMissingMetricIsReported(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, `limiter_limit{downstream="a"} 5`)
+	}))
+	defer srv.Close()
+	m := Presets["limitscope"]
+	s, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{Mapping: &m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	smp, errs := s.Scrape(context.Background())
+	if len(errs) != 0 || len(smp) != 1 || smp[0].Has(trace.FieldInFlight) {
+		t.Fatalf("samples %+v errs %v", smp, errs)
+	}
+	st := s.Statuses()[0]
+	if st.State != StateUp || !strings.Contains(st.Reason, "limiter_in_flight") {
+		t.Fatalf("status must name what is not exposed: %+v", st)
+	}
+}
+
+func gz(b []byte) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func TestReliability(t *testing.T) {
+	good := load(t, "limitscope.prom")
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	refused := "http://" + closed.Addr().String() + "/metrics"
+	closed.Close()
+	bomb := gz(bytes.Repeat([]byte("# "), 40<<20))
+	cases := []struct {
+		name    string
+		handler http.HandlerFunc
+		url     string
+		want    string
+	}{
+		{"connection refused", nil, refused, "connection refused (is the service running and listening on"},
+		{"timeout", func(w http.ResponseWriter, r *http.Request) { time.Sleep(2 * time.Second) }, "", "no complete answer within"},
+		{"slow drip", func(w http.ResponseWriter, r *http.Request) {
+			w.Write(good[:100])
+			w.(http.Flusher).Flush()
+			time.Sleep(2 * time.Second)
+			w.Write(good[100:])
+		}, "", "no complete answer within"},
+		{"5xx", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 503) }, "", "HTTP 503 Service Unavailable"},
+		{"404", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, "", "HTTP 404 Not Found (is the path the metrics endpoint"},
+		{"not an exposition", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html><body>hello</body></html>")) }, "", "not a Prometheus text exposition"},
+		{"truncated", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", fmt.Sprint(len(good)))
+			w.Write(good[:len(good)/2])
+		}, "", "closed before the body ended"},
+		{"over the limit", func(w http.ResponseWriter, r *http.Request) { w.Write(bytes.Repeat([]byte("# comment\n"), 200<<10)) }, "", "larger than 1 MiB"},
+		{"gzip bomb", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb)
+		}, "", "larger than 1 MiB"},
+		{"no limiter metrics", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("up 1\n")) }, "", "no preset matches"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			url := c.url
+			if c.handler != nil {
+				srv := httptest.NewServer(c.handler)
+				defer srv.Close()
+				url = srv.URL + "/metrics"
+			}
+			s, err := NewHTTPSource([]string{url}, HTTPConfig{Timeout: 500 * time.Millisecond, MaxBody: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, errs := s.Scrape(context.Background())
+			if len(errs) != 1 || !strings.Contains(errs[0].Error(), c.want) {
+				t.Fatalf("got %v, want %q", errs, c.want)
+			}
+			if st := s.Statuses()[0]; st.State != StateDown || st.Reason == "" || st.Failures != 1 {
+				t.Fatalf("status %+v", st)
+			}
+		})
+	}
+}
+
+func TestCredentialsNeverInErrors(t *testing.T) {
+	dir := t.TempDir()
+	tok := filepath.Join(dir, "token")
+	os.WriteFile(tok, []byte("s3cr3t-token\n"), 0o600)
+	var gotAuth string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotAuth = r.Header.Get("Authorization")
+		http.Error(w, "no", 401)
+	}))
+	defer srv.Close()
+	s, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{BearerTokenFile: tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errs := s.Scrape(context.Background())
+	if gotAuth != "Bearer s3cr3t-token" || len(errs) == 0 || strings.Contains(errs[0].Error(), "s3cr3t") || !strings.Contains(errs[0].Error(), "check the credentials") {
+		t.Fatalf("auth %q errs %v", gotAuth, errs)
+	}
+	u := strings.Replace(srv.URL, "http://", "http://alice:hunter2@", 1) + "/metrics"
+	s, _ = NewHTTPSource([]string{u}, HTTPConfig{})
+	_, errs = s.Scrape(context.Background())
+	st := s.Statuses()[0]
+	if len(errs) == 0 || strings.Contains(errs[0].Error(), "hunter2") || strings.Contains(st.Endpoint, "hunter2") || strings.Contains(st.Reason, "hunter2") {
+		t.Fatalf("password leaked: %v %+v", errs, st)
+	}
+	if _, err := NewHTTPSource([]string{"ftp://bob:pw@x/metrics"}, HTTPConfig{}); err == nil || strings.Contains(err.Error(), "pw@") {
+		t.Fatalf("bad URL error leaks or passes: %v", err)
+	}
+}
+
+func TestSlowAndFailingTargetsDoNotHoldBackOthers(t *testing.T) {
+	good := load(t, "limitscope.prom")
+	fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(good) }))
+	defer fast.Close()
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(3 * time.Second):
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	s, err := NewHTTPSource([]string{slow.URL + "/metrics", fast.URL + "/metrics", "http://127.0.0.1:1/metrics"}, HTTPConfig{Interval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1200*time.Millisecond)
+	defer cancel()
+	var mu sync.Mutex
+	got := map[string]int{}
+	s.Run(ctx, func(smp trace.Sample) {
+		mu.Lock()
+		got[smp.Target]++
+		mu.Unlock()
+	})
+	host := strings.TrimPrefix(fast.URL, "http://")
+	if got[host+"/payments"] < 8 {
+		t.Fatalf("fast target scraped %d times in 1.2 s at 100 ms: held back (%v)", got[host+"/payments"], got)
+	}
+	sts := s.Statuses()
+	if sts[0].State != StateDown || sts[1].State != StateUp || sts[2].State != StateDown {
+		t.Fatalf("statuses %+v", sts)
+	}
+	if sts[2].Failures > 5 {
+		t.Fatalf("refused target retried %d times in 1.2 s: no back-off", sts[2].Failures)
+	}
+}
+
+func TestPlayback(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var s []trace.Sample
+	for i := 0; i < 10; i++ {
+		s = append(s, trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "a"})
+	}
+	p := NewPlayback("f", s)
+	if len(p.Visible()) != 1 {
+		t.Fatal("at start one sample is visible")
+	}
+	p.SetSpeed(2)
+	p.Advance(2 * time.Second)
+	if len(p.Visible()) != 5 {
+		t.Fatalf("speed 2 for 2 s: %d visible", len(p.Visible()))
+	}
+	p.SetPaused(true)
+	p.Advance(time.Hour)
+	if len(p.Visible()) != 5 {
+		t.Fatal("paused clock moved")
+	}
+	p.Seek(-time.Hour)
+	if !p.Position().Equal(t0) {
+		t.Fatal("seek clamps at the start")
+	}
+	p.SetPaused(false)
+	p.Advance(time.Hour)
+	if !p.Done() || len(p.Visible()) != 10 {
+		t.Fatal("end")
+	}
+	q := NewPlayback("f", s)
+	q.SetSpeed(1000)
+	n := 0
+	q.Run(context.Background(), func(trace.Sample) { n++ })
+	if n != 10 {
+		t.Fatalf("run emitted %d", n)
+	}
+}
+
+func FuzzMapExposition(f *testing.F) {
+	for _, n := range []string{"limitscope.prom", "envoy.prom", "vector.prom", "go-concurrency-limits.prom", "mimir-reactive-limiter.prom"} {
+		f.Add(load(f, n))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fams, err := ParseExposition(body, "fuzz")
+		if err != nil {
+			return
+		}
+		if m, err := Detect(fams); err == nil {
+			mp := NewMapper(m)
+			for i := 0; i < 2; i++ {
+				for _, s := range mp.Map(fams, time.Unix(int64(i), 0)) {
+					for _, fl := range []trace.Field{trace.FieldLimit, trace.FieldInFlight, trace.FieldRTTMin, trace.FieldRTT, trace.FieldDropped, trace.FieldRejected} {
+						if v, ok := s.Value(fl); ok && (v < 0 || !finite(v)) {
+							t.Fatalf("invalid value mapped: %v", v)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// envoyPage builds an Envoy-sized exposition: ~5,500 series, ~1 MiB.
+func envoyPage() []byte {
+	var b bytes.Buffer
+	for _, m := range []string{"upstream_rq_total", "upstream_cx_active", "upstream_rq_retry", "upstream_rq_pending_active", "upstream_cx_total"} {
+		fmt.Fprintf(&b, "# TYPE envoy_cluster_%s gauge\n", m)
+		for c := 0; c < 110; c++ {
+			for i := 0; i < 10; i++ {
+				fmt.Fprintf(&b, "envoy_cluster_%s{envoy_cluster_name=\"cluster_%03d_some_service_name_in_the_mesh_of_a_large_company\",zone=\"eu-west-1-availability-zone-%d\",envoy_response_code_class=\"%dxx\"} %d\n", m, c, i, i%5+1, c*i)
+			}
+		}
+	}
+	tail, _ := os.ReadFile(filepath.Join("testdata", "envoy.prom"))
+	b.Write(tail)
+	return b.Bytes()
+}
+
+func BenchmarkParseAndMapEnvoyPage(b *testing.B) {
+	page := envoyPage()
+	m := Presets["envoy"]
+	mp := NewMapper(m)
+	b.SetBytes(int64(len(page)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fams, err := ParseExposition(m.Relevant(page), "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		mp.Map(fams, time.Unix(int64(i), 0))
+	}
+	b.ReportMetric(float64(strings.Count(string(page), "\n")), "lines")
+	b.ReportMetric(float64(len(page))/(1<<20), "MiB")
+}
+
+// BenchmarkParseFullEnvoyPage is the baseline: the same page parsed whole,
+// as the first (auto-detecting) scrape does.
+func BenchmarkParseFullEnvoyPage(b *testing.B) {
+	page := envoyPage()
+	mp := NewMapper(Presets["envoy"])
+	b.SetBytes(int64(len(page)))
+	for i := 0; i < b.N; i++ {
+		fams, err := ParseExposition(page, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		mp.Map(fams, time.Unix(int64(i), 0))
+	}
+}

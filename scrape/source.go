@@ -1,0 +1,40 @@
+package scrape
+
+import (
+	"context"
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Source is anything that yields Samples: live endpoints, a Prometheus
+// server, a trace file. Run emits until the context ends or the source is
+// exhausted (then it returns nil); emit may be called from several
+// goroutines at once. Statuses describes each endpoint for the dashboard.
+type Source interface {
+	Run(ctx context.Context, emit func(trace.Sample)) error
+	Statuses() []Status
+}
+
+// State of one endpoint.
+type State string
+
+// Endpoint states.
+const (
+	StatePending State = "pending" // not scraped yet
+	StateUp      State = "up"
+	StateDown    State = "down"  // the last attempt failed; Reason says why
+	StateStale   State = "stale" // no successful scrape for 3 intervals
+)
+
+// Status is one endpoint's health as a person needs it.
+type Status struct {
+	Endpoint     string
+	State        State
+	Reason       string
+	LastSuccess  time.Time
+	LastDuration time.Duration
+	Failures     int
+	Targets      []string
+	Preset       string
+}
