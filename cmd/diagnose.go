@@ -79,7 +79,7 @@ func newDiagnoseCmd(io *IOStreams) *cobra.Command {
 	return c
 }
 
-func runDiagnose(io *IOStreams, o *diagnoseOptions, args []string) error {
+func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	failOn, err := diagnose.ParseClasses(o.failOn)
 	if err != nil {
 		return usageError(fmt.Errorf("--fail-on: %w", err))
@@ -110,14 +110,14 @@ func runDiagnose(io *IOStreams, o *diagnoseOptions, args []string) error {
 		}
 	}
 	for _, path := range files {
-		s, _, err := trace.ReadFile(path, io.In, func(msg string) { fmt.Fprintln(io.ErrOut, "warning:", msg) })
+		s, _, err := trace.ReadFile(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) })
 		if err != nil {
 			return usageError(err)
 		}
 		samples = append(samples, s...)
 	}
 	if len(urls) > 0 || o.live.prom != "" {
-		s, err := collectLive(io, &o.live, urls, o.duration)
+		s, err := collectLive(ios, &o.live, urls, o.duration)
 		if err != nil {
 			return err
 		}
@@ -141,10 +141,10 @@ func runDiagnose(io *IOStreams, o *diagnoseOptions, args []string) error {
 		series[s.Target] = append(series[s.Target], s)
 	}
 	rep := diagnose.NewReport(strings.Join(args, " "), results, series, failOn)
-	rep.Color = io.OutTTY && !io.NoColor
+	rep.Color = ios.OutTTY && !ios.NoColor
 
 	summary := func(format string) (io.Writer, func() error, error) {
-		path := io.getenv("GITHUB_STEP_SUMMARY")
+		path := ios.getenv("GITHUB_STEP_SUMMARY")
 		if format != "github" || path == "" {
 			return nil, func() error { return nil }, nil
 		}
@@ -181,7 +181,7 @@ func runDiagnose(io *IOStreams, o *diagnoseOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := rep.Render(io.Out, o.format, sum); err != nil {
+	if err := rep.Render(ios.Out, o.format, sum); err != nil {
 		return err
 	}
 	if err := closeSum(); err != nil {

@@ -61,6 +61,8 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 	root.AddCommand(
 		newVersionCmd(io),
 		newSimulateCmd(io),
+		newDiagnoseCmd(io),
+		newRecordCmd(io),
 	)
 	return root
 }

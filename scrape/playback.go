@@ -13,17 +13,17 @@ import (
 // pause, seek and an end. It is the file source of replay; it is safe for
 // concurrent use (the dashboard seeks while Run emits).
 type Playback struct {
-	mu       sync.Mutex
-	samples  []trace.Sample // in time order
-	start    time.Time
-	end      time.Time
-	pos      time.Time
-	speed    float64
-	paused   bool
-	name     string
-	emitted  int
-	tick     time.Duration
-	realNow  func() time.Time
+	mu      sync.Mutex
+	samples []trace.Sample // in time order
+	start   time.Time
+	end     time.Time
+	pos     time.Time
+	speed   float64
+	paused  bool
+	name    string
+	emitted int
+	tick    time.Duration
+	realNow func() time.Time
 }
 
 // NewPlayback returns a playback of samples positioned at the first sample,

@@ -222,6 +222,11 @@ func (s *PromSource) note(err error, n int) {
 	}
 	s.st.State, s.st.Reason, s.st.Failures = StateUp, "", 0
 	s.st.LastSuccess = s.cfg.Now()
+	s.st.Targets = s.st.Targets[:0]
+	for t := range s.lastTS {
+		s.st.Targets = append(s.st.Targets, t)
+	}
+	sort.Strings(s.st.Targets)
 	if n == 0 {
 		s.st.Reason = "the queries returned no series (check --selector)"
 	}

@@ -383,11 +383,11 @@ func BenchmarkCSVRead(b *testing.B) {
 
 func TestPrintableStripsControlSequences(t *testing.T) {
 	for in, want := range map[string]string{
-		"payments":                 "payments",
+		"payments":                  "payments",
 		"\x1b[31mred\x1b[0m":        `\x1b[31mred\x1b[0m`,
 		"two\nlines\r":              `two\x0alines\x0d`,
 		"rtl\u202eevil":             `rtl\u202eevil`,
-		"服务-ünï":                   "服务-ünï",
+		"服务-ünï":                    "服务-ünï",
 		"bad\xffutf8":               `bad\ufffdutf8`,
 		"<script>alert(1)</script>": "<script>alert(1)</script>", // HTML is the HTML writer's job
 	} {

@@ -1,0 +1,213 @@
+package cmd
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
+)
+
+const hostile = "pay\x1b[31m<script>alert(1)</script>|*_`\nments"
+
+// degradedTrace writes a trace of two targets: one healthy, one (with a
+// hostile name) healthy for 15 minutes then degraded.
+func degradedTrace(t *testing.T) string {
+	t.Helper()
+	f := func(v float64) *float64 { return &v }
+	d := func(v time.Duration) *sim.Duration { x := sim.Duration(v); return &x }
+	sc, err := sim.Parse([]byte("duration: 30m\nseed: 3\ndownstream: {shed_at: 3}\nschedule:\n  - {at: 0s, capacity: 40, base_latency: 20ms, demand: 3000}\n"), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func() limiter.Limiter {
+		return &limiter.Windowed{Limiter: &limiter.Gradient{InitialLimit: 40}, Window: 100 * time.Millisecond, MinSamples: 100}
+	}
+	healthy := sim.Run(sc, mk(), sim.Options{Name: "healthy-one"}).Samples
+	sc.Schedule = append(sc.Schedule, sim.Step{At: sim.Duration(15 * time.Minute), Capacity: f(2), BaseLatency: d(20 * time.Millisecond)})
+	bad := sim.Run(sc, mk(), sim.Options{Name: hostile}).Samples
+	path := filepath.Join(t.TempDir(), "trace.csv")
+	w, err := trace.Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range healthy {
+		w.Write(healthy[i])
+		w.Write(bad[i])
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDiagnoseJSONSchemaAndExitCode(t *testing.T) {
+	path := degradedTrace(t)
+	out, errOut, code := run(t, "", "diagnose", path, "--format", "json")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (degraded is a default fail-on class): %s", code, errOut)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"schema", "source", "targets", "exit_code"} {
+		if _, ok := doc[k]; !ok {
+			t.Fatalf("missing key %s", k)
+		}
+	}
+	if doc["schema"] != "limitscope.diagnosis/v1" || doc["exit_code"] != 1.0 {
+		t.Fatalf("schema/exit_code: %v %v", doc["schema"], doc["exit_code"])
+	}
+	targets := doc["targets"].([]any)
+	classes := map[string]string{}
+	for _, x := range targets {
+		tg := x.(map[string]any)
+		for _, k := range []string{"target", "class", "confidence", "samples", "start", "end", "stats", "findings"} {
+			if _, ok := tg[k]; !ok {
+				t.Fatalf("target lacks %s: %v", k, tg)
+			}
+		}
+		if _, err := time.Parse(time.RFC3339, tg["start"].(string)); err != nil {
+			t.Fatalf("start not RFC 3339: %v", tg["start"])
+		}
+		for _, fx := range tg["findings"].([]any) {
+			f := fx.(map[string]any)
+			for _, k := range []string{"class", "start", "end", "severity", "evidence", "recommendation"} {
+				if _, ok := f[k]; !ok {
+					t.Fatalf("finding lacks %s: %v", k, f)
+				}
+			}
+		}
+		classes[tg["target"].(string)] = tg["class"].(string)
+	}
+	if classes["healthy-one"] != "healthy" || classes[hostile] != "degraded-downstream" {
+		t.Fatalf("classes %v (the JSON keeps the name intact)", classes)
+	}
+	// fail-on empty: exit 0
+	if _, _, code := run(t, "", "diagnose", path, "--fail-on", "", "--format", "json"); code != 0 {
+		t.Fatalf("--fail-on '': exit %d", code)
+	}
+	// --target
+	out, _, code = run(t, "", "diagnose", path, "--target", "healthy-one")
+	if code != 0 || !strings.Contains(out, "HEALTHY") || strings.Contains(out, "DEGRADED") {
+		t.Fatalf("--target: exit %d\n%s", code, out)
+	}
+}
+
+func TestDiagnoseEveryFormatEscapesHostileNames(t *testing.T) {
+	path := degradedTrace(t)
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "summary.md")
+	var args []string
+	for _, f := range []string{"json", "markdown", "junit", "html", "text"} {
+		args = append(args, "--output", f+"="+filepath.Join(dir, "r."+f))
+	}
+	c := func(args ...string) (string, int) {
+		var out, errb strings.Builder
+		io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb, NoColor: true, Getenv: func(k string) string {
+			if k == "GITHUB_STEP_SUMMARY" {
+				return summary
+			}
+			return ""
+		}}
+		cmd := NewRootCmd(io)
+		cmd.SetArgs(args)
+		code := exitCode(cmd.Execute())
+		return out.String(), code
+	}
+	gh, code := c(append([]string{"diagnose", path, "--format", "github"}, args...)...)
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	read := func(n string) string { b, _ := os.ReadFile(filepath.Join(dir, n)); return string(b) }
+
+	// text: no raw escape sequence or newline from the name
+	if txt := read("r.text"); strings.Contains(txt, "\x1b") || !strings.Contains(txt, `pay\x1b[31m<script>`) {
+		t.Errorf("text report leaks control sequences:\n%s", txt)
+	}
+	// markdown: no raw HTML, table pipes escaped
+	if md := read("r.markdown"); strings.Contains(md, "<script>") || !strings.Contains(md, `&lt;script\>`) || strings.Contains(md, "|*_`") {
+		t.Errorf("markdown not escaped:\n%s", md)
+	}
+	// junit: well-formed, a failure for the degraded target only
+	var suites struct {
+		Suites []struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Cases    []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(read("r.junit")), &suites); err != nil {
+		t.Fatalf("junit not well-formed: %v", err)
+	}
+	if s := suites.Suites[0]; s.Tests != 2 || s.Failures != 1 || s.Cases[0].Failure != nil || s.Cases[1].Failure == nil {
+		t.Errorf("junit: %+v", s)
+	}
+	// html: self-contained, escaped, one SVG chart pair per target
+	html := read("r.html")
+	if strings.Contains(html, "<script>alert") || strings.Contains(html, "<script") || strings.Contains(html, "http://") || strings.Count(html, "<svg") != 4 || !strings.Contains(html, "&lt;script&gt;") {
+		t.Errorf("html not self-contained or not escaped (svg count %d)", strings.Count(html, "<svg"))
+	}
+	if !strings.Contains(html, "<rect") || !strings.Contains(html, "degraded-downstream (critical)") {
+		t.Error("html does not mark findings on the chart")
+	}
+	// github: annotations escaped, ≤ 10, summary appended
+	lines := strings.Split(strings.TrimSpace(gh), "\n")
+	n := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "::") {
+			n++
+			if strings.ContainsAny(strings.SplitN(l, "::", 3)[2], "\r\x1b") {
+				t.Errorf("annotation not escaped: %q", l)
+			}
+		}
+	}
+	if n == 0 || n > 10 || !strings.Contains(gh, "::error title=limitscope pay") {
+		t.Errorf("github annotations (%d):\n%q", n, gh)
+	}
+	if !strings.Contains(gh, "%0A") {
+		t.Error("newline in the name must be %0A in workflow commands")
+	}
+	if sum := read("summary.md"); !strings.Contains(sum, "## limitscope diagnosis") {
+		t.Errorf("GITHUB_STEP_SUMMARY not appended: %q", sum)
+	}
+}
+
+func TestDiagnoseExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	short := filepath.Join(dir, "short.csv")
+	os.WriteFile(short, []byte("time,limit,in_flight,rtt_min_ms\n1,4,3,10\n2,4,3,10\n"), 0o644)
+	if _, errOut, code := run(t, "", "diagnose", short); code != 3 || !strings.Contains(errOut+"", "") {
+		t.Fatalf("insufficient data: exit %d", code)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("time,limit\n1,4\n2,-4\n"), 0o644)
+	if _, errOut, code := run(t, "", "diagnose", bad); code != 2 || !strings.Contains(errOut, "bad.csv:3: limit") {
+		t.Fatalf("input error: exit %d %q", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"diagnose", short, "--format", "pdf"},
+		{"diagnose", short, "--output", "html"},
+		{"diagnose", short, "--fail-on", "bogus"},
+		{"diagnose", short, "--window", "0s"},
+		{"diagnose"},
+	} {
+		if _, _, code := run(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	// stdin
+	if out, _, code := run(t, "time,limit,in_flight\n1,4,3\n", "diagnose", "-", "--format", "json"); code != 3 || !strings.Contains(out, "insufficient-data") {
+		t.Fatalf("stdin: %d %s", code, out)
+	}
+}

@@ -1,0 +1,231 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
+	"github.com/spf13/cobra"
+)
+
+// liveOptions are the flags every live source shares (watch, record,
+// diagnose of URLs).
+type liveOptions struct {
+	interval, timeout           time.Duration
+	maxBody                     int64
+	preset                      string
+	limitMetric, inFlightMetric string
+	rttMinMetric, rttMetric     string
+	rttUnit, targetLabel        string
+	caFile                      string
+	insecure                    bool
+	tokenFile                   string
+	basicUser, basicPassFile    string
+	prom, selector              string
+	backfill                    time.Duration
+	promQueries                 []string
+}
+
+func (o *liveOptions) register(c *cobra.Command) {
+	f := c.Flags()
+	f.DurationVar(&o.interval, "interval", time.Second, "scrape or query interval")
+	f.DurationVar(&o.timeout, "timeout", 0, "per-scrape timeout (default 80% of the interval)")
+	f.Int64Var(&o.maxBody, "max-body", scrape.DefaultMaxBody, "largest exposition accepted, bytes (after decompression)")
+	f.StringVar(&o.preset, "preset", "auto", "metric names of the limiter: "+strings.Join(scrape.PresetNames(), ", "))
+	f.StringVar(&o.limitMetric, "limit-metric", "", `custom mapping: the limit metric, e.g. 'my_limit{pool="db"}'`)
+	f.StringVar(&o.inFlightMetric, "in-flight-metric", "", "custom mapping: the in-flight metric")
+	f.StringVar(&o.rttMinMetric, "rtt-min-metric", "", "custom mapping: the min-RTT metric")
+	f.StringVar(&o.rttMetric, "rtt-metric", "", "custom mapping: the RTT metric (gauge, or histogram/summary reduced to the interval mean)")
+	f.StringVar(&o.rttUnit, "rtt-unit", "s", "custom mapping: unit of the RTT metrics (s, ms, us, ns)")
+	f.StringVar(&o.targetLabel, "target-label", "", "label whose value names each limiter (splits one endpoint into many targets)")
+	f.StringVar(&o.caFile, "ca-file", "", "PEM CA bundle to verify https targets")
+	f.BoolVar(&o.insecure, "insecure-skip-verify", false, "do not verify TLS certificates (unsafe)")
+	f.StringVar(&o.tokenFile, "bearer-token-file", "", "file holding a bearer token")
+	f.StringVar(&o.basicUser, "basic-auth-user", "", "basic-auth user name")
+	f.StringVar(&o.basicPassFile, "basic-auth-password-file", "", "file holding the basic-auth password")
+	f.StringVar(&o.prom, "prom", "", "read a fleet from this Prometheus server's HTTP API instead of scraping targets")
+	f.StringVar(&o.selector, "selector", "", `with --prom: label matchers for every query, e.g. '{job="api"}'`)
+	f.DurationVar(&o.backfill, "backfill", 0, "with --prom: first load this much history with query_range")
+	f.StringArrayVar(&o.promQueries, "prom-query", nil, "with --prom: explicit PromQL per series, FIELD=QUERY (fields: limit, in_flight, rtt_min_ms, rtt_ms, dropped, rejected)")
+	_ = c.RegisterFlagCompletionFunc("preset", cobra.FixedCompletions(scrape.PresetNames(), cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("rtt-unit", cobra.FixedCompletions([]string{"s", "ms", "us", "ns"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+var fieldByName = map[string]trace.Field{
+	"limit": trace.FieldLimit, "in_flight": trace.FieldInFlight, "rtt_min_ms": trace.FieldRTTMin,
+	"rtt_ms": trace.FieldRTT, "dropped": trace.FieldDropped, "rejected": trace.FieldRejected,
+}
+
+// mapping returns the chosen mapping, or nil for auto-detection.
+func (o *liveOptions) mapping() (*scrape.Mapping, error) {
+	custom := o.limitMetric != "" || o.inFlightMetric != "" || o.rttMinMetric != "" || o.rttMetric != ""
+	var m scrape.Mapping
+	switch {
+	case custom:
+		if o.limitMetric == "" {
+			return nil, fmt.Errorf("--limit-metric: a custom mapping needs at least the limit metric")
+		}
+		unit, err := scrape.ParseUnit(o.rttUnit)
+		if err != nil {
+			return nil, fmt.Errorf("--rtt-unit: %w", err)
+		}
+		m = scrape.Mapping{Name: "custom"}
+		for _, x := range []struct {
+			flag, val string
+			field     trace.Field
+			kind      scrape.Kind
+			unit      scrape.Unit
+		}{
+			{"--limit-metric", o.limitMetric, trace.FieldLimit, scrape.Gauge, 0},
+			{"--in-flight-metric", o.inFlightMetric, trace.FieldInFlight, scrape.Gauge, 0},
+			{"--rtt-min-metric", o.rttMinMetric, trace.FieldRTTMin, scrape.Gauge, unit},
+			{"--rtt-metric", o.rttMetric, trace.FieldRTT, scrape.Mean, unit},
+		} {
+			if x.val == "" {
+				continue
+			}
+			mt, err := scrape.ParseMatcher(x.val)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", x.flag, err)
+			}
+			m.Specs = append(m.Specs, scrape.Spec{Field: x.field, Match: mt, Kind: x.kind, Unit: x.unit})
+		}
+	case o.preset == "auto" || o.preset == "":
+		if o.targetLabel != "" {
+			return nil, fmt.Errorf("--target-label needs --preset or a custom mapping (auto-detection picks the preset's own label)")
+		}
+		return nil, nil
+	default:
+		p, ok := scrape.Presets[o.preset]
+		if !ok {
+			return nil, fmt.Errorf("--preset %q: use one of %s", o.preset, strings.Join(scrape.PresetNames(), ", "))
+		}
+		m = p
+	}
+	if o.targetLabel != "" {
+		m.TargetLabels = []string{o.targetLabel}
+	}
+	return &m, nil
+}
+
+// source builds the live source for URLs or --prom.
+func (o *liveOptions) source(urls []string) (scrape.Source, error) {
+	if o.interval <= 0 {
+		return nil, usageError(fmt.Errorf("--interval %v: must be positive", o.interval))
+	}
+	m, err := o.mapping()
+	if err != nil {
+		return nil, usageError(err)
+	}
+	if o.prom != "" {
+		if len(urls) > 0 {
+			return nil, usageError(fmt.Errorf("--prom reads from Prometheus: give no target URLs with it"))
+		}
+		queries := map[trace.Field]string{}
+		for _, q := range o.promQueries {
+			name, expr, ok := strings.Cut(q, "=")
+			f, known := fieldByName[strings.TrimSpace(name)]
+			if !ok || !known || strings.TrimSpace(expr) == "" {
+				return nil, usageError(fmt.Errorf("--prom-query %q: want FIELD=PROMQL with FIELD one of limit, in_flight, rtt_min_ms, rtt_ms, dropped, rejected", q))
+			}
+			queries[f] = expr
+		}
+		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: o.interval, Backfill: o.backfill, Timeout: o.timeout})
+		if err != nil {
+			return nil, usageError(err)
+		}
+		return src, nil
+	}
+	if len(urls) == 0 {
+		return nil, usageError(fmt.Errorf("name at least one /metrics URL, or --prom URL"))
+	}
+	src, err := scrape.NewHTTPSource(urls, scrape.HTTPConfig{
+		Interval: o.interval, Timeout: o.timeout, MaxBody: o.maxBody, Mapping: m,
+		CAFile: o.caFile, InsecureSkipVerify: o.insecure, BearerTokenFile: o.tokenFile,
+		BasicAuthUser: o.basicUser, BasicAuthPasswordFile: o.basicPassFile,
+	})
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return src, nil
+}
+
+// statusLine summarises sources for a one-line progress report.
+func statusLine(sts []scrape.Status) string {
+	up, down, stale, targets := 0, 0, 0, 0
+	var reasons []string
+	for _, s := range sts {
+		targets += len(s.Targets)
+		switch s.State {
+		case scrape.StateUp:
+			up++
+		case scrape.StateDown:
+			down++
+			reasons = append(reasons, trace.Printable(s.Reason))
+		case scrape.StateStale:
+			stale++
+		}
+	}
+	line := fmt.Sprintf("endpoints %d up, %d down, %d stale; %d targets", up, down, stale, targets)
+	if len(reasons) > 0 {
+		line += " — " + reasons[0]
+		if len(reasons) > 1 {
+			line += fmt.Sprintf(" (+%d more)", len(reasons)-1)
+		}
+	}
+	return line
+}
+
+// signalContext ends on SIGINT or SIGTERM.
+func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
+// collectLive runs a live source for d and returns what it yielded.
+func collectLive(io *IOStreams, o *liveOptions, urls []string, d time.Duration) ([]trace.Sample, error) {
+	src, err := o.source(urls)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := signalContext(context.Background())
+	defer cancel()
+	ctx, cancel2 := context.WithTimeout(ctx, d)
+	defer cancel2()
+	var mu sync.Mutex
+	var out []trace.Sample
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		src.Run(ctx, func(s trace.Sample) {
+			mu.Lock()
+			out = append(out, s)
+			mu.Unlock()
+		})
+	}()
+	tick := time.NewTicker(max(time.Second, d/20))
+	defer tick.Stop()
+	start := time.Now()
+	for {
+		select {
+		case <-done:
+			mu.Lock()
+			defer mu.Unlock()
+			if len(out) == 0 {
+				return nil, &ExitError{Code: ExitNoData, Err: fmt.Errorf("no samples in %s: %s", d, statusLine(src.Statuses()))}
+			}
+			return out, nil
+		case <-tick.C:
+			mu.Lock()
+			n := len(out)
+			mu.Unlock()
+			fmt.Fprintf(io.ErrOut, "scraping %s/%s: %d samples, %s\n", time.Since(start).Round(time.Second), d, n, statusLine(src.Statuses()))
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/trace"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metricsServer serves two real limiter gates whose limit steps every
+// period and whose in-flight is held by permits.
+func metricsServer(t *testing.T, period time.Duration) *httptest.Server {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	m := limiter.NewMetrics()
+	reg.MustRegister(m)
+	pay := &limiter.Fixed{N: 10}
+	gp := limiter.NewGate(limiter.GateConfig{Downstream: "payments", Limiter: pay})
+	gs := limiter.NewGate(limiter.GateConfig{Downstream: "search", Limiter: &limiter.Fixed{N: 5}})
+	m.Add(gp)
+	m.Add(gs)
+	for i := 0; i < 3; i++ {
+		gs.TryAcquire() // held: search's in-flight stays 3
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		tk := time.NewTicker(period)
+		defer tk.Stop()
+		var held []limiter.Permit
+		for i := 1; ; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+			gp.Update(func(l limiter.Limiter) { l.(*limiter.Fixed).N = float64(10 + i%7) })
+			for _, p := range held {
+				p.Release(limiter.Success)
+			}
+			held = held[:0]
+			for j := 0; j < i%5; j++ {
+				if p, ok := gp.TryAcquire(); ok {
+					held = append(held, p)
+				}
+			}
+		}
+	}()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startPrometheus starts the real Prometheus server (Debian package
+// prometheus) on a loopback port, scraping target every second.
+func startPrometheus(t *testing.T, target string) string {
+	t.Helper()
+	bin, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Fatal("the prometheus binary is not installed: run `make test-deps` (as root) or `sudo apt-get install -y prometheus`; fleet mode is tested against a real server")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "prometheus.yml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: limiter
+    static_configs:
+      - targets: [%q]
+`, target)), 0o644)
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting prometheus: %v", err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/-/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return "http://" + addr
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("prometheus did not become ready: %s", logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func TestRecordFromPrometheusMatchesDirectScrape(t *testing.T) {
+	srv := metricsServer(t, 4*time.Second)
+	promURL := startPrometheus(t, strings.TrimPrefix(srv.URL, "http://"))
+	dir := t.TempDir()
+	direct := filepath.Join(dir, "direct.csv")
+	fromProm := filepath.Join(dir, "prom.csv")
+	_, errOut, code := run(t, "", "record", srv.URL+"/metrics", "-o", direct, "--duration", "14s", "--interval", "500ms")
+	if code != 0 {
+		t.Fatalf("record direct: exit %d %s", code, errOut)
+	}
+	_, errOut, code = run(t, "", "record", "--prom", promURL, "--selector", `{job="limiter"}`, "--backfill", "12s", "--duration", "1500ms", "-o", fromProm)
+	if code != 0 {
+		t.Fatalf("record --prom: exit %d %s", code, errOut)
+	}
+	a, _, err := trace.ReadFile(direct, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := trace.ReadFile(fromProm, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 10 {
+		t.Fatalf("only %d samples from Prometheus", len(b))
+	}
+	// every Prometheus sample equals a direct one of the same target within
+	// the scrape-timing tolerance
+	const tol = 2500 * time.Millisecond
+	matched := 0
+	for _, p := range b {
+		if p.Target != "payments" && p.Target != "search" {
+			t.Fatalf("unexpected target %q", p.Target)
+		}
+		for _, d := range a {
+			if d.Target == p.Target && absDur(d.Time.Sub(p.Time)) <= tol && d.Limit == p.Limit && d.InFlight == p.InFlight && math.Abs(d.RTTMinMs-p.RTTMinMs) < 1e-9 {
+				matched++
+				break
+			}
+		}
+	}
+	if matched < len(b)*9/10 {
+		t.Fatalf("%d of %d Prometheus samples match the direct scrape", matched, len(b))
+	}
+	for _, p := range b {
+		if !p.Has(trace.FieldLimit) || !p.Has(trace.FieldInFlight) {
+			t.Fatalf("prometheus sample lacks limit or in-flight: %+v", p)
+		}
+	}
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+func TestKilledRecorderLeavesReadableFile(t *testing.T) {
+	srv := metricsServer(t, 200*time.Millisecond)
+	out := filepath.Join(t.TempDir(), "rec.csv")
+	cmd := exec.Command(binary(t), "record", srv.URL+"/metrics", "-o", out, "--interval", "100ms")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	r, c, err := trace.Open(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("killed recording unreadable: %v", err)
+	}
+	if len(s) < 10 {
+		t.Fatalf("only %d rows survived kill -9 after 2.5 s", len(s))
+	}
+}
+
+func TestRecordStopsCleanlyOnSIGTERM(t *testing.T) {
+	srv := metricsServer(t, 200*time.Millisecond)
+	out := filepath.Join(t.TempDir(), "rec.csv.gz")
+	cmd := exec.Command(binary(t), "record", srv.URL+"/metrics", "-o", out, "--interval", "100ms")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cmd.Start()
+	time.Sleep(1200 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("SIGTERM: %v\n%s", err, stderr.String())
+	}
+	s, _, err := trace.ReadFile(out, nil, nil)
+	if err != nil || len(s) < 6 {
+		t.Fatalf("rows %d err %v", len(s), err)
+	}
+	if !strings.Contains(stderr.String(), "endpoints 1 up, 0 down, 0 stale; 2 targets") || !strings.Contains(stderr.String(), "recorded") {
+		t.Fatalf("status lines missing: %s", stderr.String())
+	}
+}
