@@ -63,6 +63,8 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 		newSimulateCmd(io),
 		newDiagnoseCmd(io),
 		newRecordCmd(io),
+		newWatchCmd(io),
+		newReplayCmd(io),
 	)
 	return root
 }

@@ -22,8 +22,14 @@ type Playback struct {
 	paused  bool
 	name    string
 	emitted int
+	rewound bool
 	tick    time.Duration
 	realNow func() time.Time
+	// OnRewind, when set, is called by Run before it re-emits from the
+	// start after a backward seek (a dashboard clears its state).
+	OnRewind func()
+	// KeepOpen keeps Run going at the end of the trace (seeks still work).
+	KeepOpen bool
 }
 
 // NewPlayback returns a playback of samples positioned at the first sample,
@@ -114,6 +120,9 @@ func (p *Playback) SeekTo(t time.Time) {
 	if t.After(p.end) {
 		t = p.end
 	}
+	if t.Before(p.pos) {
+		p.rewound = true
+	}
 	p.pos = t
 }
 
@@ -135,20 +144,29 @@ func (p *Playback) Statuses() []Status {
 }
 
 // Run advances the clock in real time and emits each sample once it becomes
-// visible; it returns at the end of the trace. A backward seek does not
-// re-emit.
+// visible. After a backward seek it calls OnRewind and emits again from the
+// start. It returns when ctx ends, or at the end of the trace unless
+// KeepOpen is set (a dashboard stays open at the end).
 func (p *Playback) Run(ctx context.Context, emit func(trace.Sample)) error {
 	t := time.NewTicker(p.tick)
 	defer t.Stop()
 	last := p.realNow()
 	for {
 		p.mu.Lock()
+		if p.rewound {
+			p.rewound, p.emitted = false, 0
+			if p.OnRewind != nil {
+				p.mu.Unlock()
+				p.OnRewind()
+				p.mu.Lock()
+			}
+		}
 		n := p.visibleLocked()
 		batch := p.samples[min(p.emitted, n):n]
 		if n > p.emitted {
 			p.emitted = n
 		}
-		done := !p.pos.Before(p.end) && p.emitted >= len(p.samples)
+		done := !p.pos.Before(p.end) && p.emitted >= len(p.samples) && !p.KeepOpen
 		p.mu.Unlock()
 		for _, s := range batch {
 			emit(s)

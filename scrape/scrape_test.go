@@ -230,7 +230,7 @@ func TestReliability(t *testing.T) {
 			time.Sleep(2 * time.Second)
 			w.Write(good[100:])
 		}, "", "no complete answer within"},
-		{"5xx", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 503) }, "", "HTTP 503 Service Unavailable"},
+		{"5xx", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", http.StatusServiceUnavailable) }, "", "HTTP 503 Service Unavailable"},
 		{"404", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, "", "HTTP 404 Not Found (is the path the metrics endpoint"},
 		{"not an exposition", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html><body>hello</body></html>")) }, "", "not a Prometheus text exposition"},
 		{"truncated", func(w http.ResponseWriter, r *http.Request) {
@@ -274,7 +274,7 @@ func TestCredentialsNeverInErrors(t *testing.T) {
 	var gotAuth string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gotAuth = r.Header.Get("Authorization")
-		http.Error(w, "no", 401)
+		http.Error(w, "no", http.StatusUnauthorized)
 	}))
 	defer srv.Close()
 	s, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{BearerTokenFile: tok})

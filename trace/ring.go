@@ -100,6 +100,9 @@ func (st *Store) Push(s Sample) {
 	st.mu.Unlock()
 }
 
+// Capacity returns the samples kept per target.
+func (st *Store) Capacity() int { return st.capacity }
+
 // Version increases with every Push; a consumer redraws when it changed.
 func (st *Store) Version() uint64 {
 	st.mu.RLock()

@@ -1,0 +1,79 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/tui"
+)
+
+// dashOptions are the flags of every dashboard (watch, replay, demo).
+type dashOptions struct {
+	chart   string
+	plain   bool
+	window  time.Duration
+	zoom    time.Duration
+	history int
+}
+
+func (o *dashOptions) register(c *cobra.Command, window time.Duration) {
+	f := c.Flags()
+	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii (for terminals without braille)")
+	f.BoolVar(&o.plain, "plain", false, "one line per target per interval instead of the TUI (automatic when stdout is not a terminal)")
+	f.DurationVar(&o.window, "window", window, "verdict window")
+	f.DurationVar(&o.zoom, "zoom", 5*time.Minute, "initial time span of the charts (+/- change it)")
+	f.IntVar(&o.history, "history", 3600, "samples kept per target")
+	_ = c.RegisterFlagCompletionFunc("chart", cobra.FixedCompletions([]string{"braille", "block", "ascii"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+func (o *dashOptions) board() (*diagnose.Board, error) {
+	if _, ok := tui.ParseChartStyle(o.chart); !ok {
+		return nil, usageError(fmt.Errorf("--chart %q: use braille, block or ascii", o.chart))
+	}
+	if o.window <= 0 || o.history < 10 {
+		return nil, usageError(fmt.Errorf("--window must be positive and --history at least 10"))
+	}
+	return diagnose.NewBoard(o.history, diagnose.Options{Window: o.window}), nil
+}
+
+// runDashboard shows the TUI, or plain lines when stdout is not a terminal
+// or --plain is given, until the user quits, ctx ends or (plain replay) the
+// done channel closes.
+func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.Options, done <-chan struct{}) error {
+	if o.plain || !ios.OutTTY {
+		p := &tui.PlainPrinter{W: ios.Out}
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return p.Print(opt.Board.Rows())
+			case <-done:
+				return p.Print(opt.Board.Rows())
+			case <-tick.C:
+				if err := p.Print(opt.Board.Rows()); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if ios.NoColor {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	opt.Chart, _ = tui.ParseChartStyle(o.chart)
+	opt.Zoom = o.zoom
+	opt.Refresh = 250 * time.Millisecond
+	prog := tea.NewProgram(tui.New(opt), tea.WithAltScreen(), tea.WithInput(ios.In), tea.WithOutput(ios.Out), tea.WithContext(ctx))
+	_, err := prog.Run()
+	if err != nil && ctx.Err() != nil {
+		return nil // interrupted: a clean stop
+	}
+	return err
+}

@@ -1,0 +1,70 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
+	"github.com/limitscope/limitscope/tui"
+)
+
+type replayOptions struct {
+	dash  dashOptions
+	speed float64
+}
+
+func newReplayCmd(ios *IOStreams) *cobra.Command {
+	o := &replayOptions{}
+	c := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Replay a recorded trace in the dashboard, with playback controls",
+		Long: `Replay a trace file (CSV or JSON Lines, .gz, - for stdin) through the same
+dashboard as watch, on a playback clock: space pauses, ←/→ seek, [ and ] halve
+and double the speed, home/end jump. Verdicts are computed as the data plays.`,
+		Example: `  limitscope replay incident.csv
+  limitscope replay incident.csv.gz --speed 60
+  limitscope replay trace.jsonl --plain --speed 1000 | grep degraded`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runReplay(ios, o, args[0]) },
+	}
+	o.dash.register(c, diagnose.DefaultWindow)
+	c.Flags().Float64Var(&o.speed, "speed", 1, "playback speed factor")
+	return c
+}
+
+func runReplay(ios *IOStreams, o *replayOptions, path string) error {
+	if o.speed <= 0 {
+		return usageError(fmt.Errorf("--speed %v: must be positive", o.speed))
+	}
+	board, err := o.dash.board()
+	if err != nil {
+		return err
+	}
+	samples, _, err := trace.ReadFile(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) })
+	if err != nil {
+		return usageError(err)
+	}
+	if len(samples) == 0 {
+		return usageError(fmt.Errorf("%s: the trace holds no samples", path))
+	}
+	pb := scrape.NewPlayback(path, samples)
+	pb.SetSpeed(o.speed)
+	pb.OnRewind = board.Reset
+	interactive := !(o.dash.plain || !ios.OutTTY)
+	pb.KeepOpen = interactive
+	ctx, cancel := signalContext(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pb.Run(ctx, board.Push)
+	}()
+	err = runDashboard(ctx, ios, &o.dash, tui.Options{Title: "replay " + trace.Printable(path), Board: board, Statuses: pb.Statuses, Player: pb}, done)
+	cancel()
+	<-done
+	return err
+}

@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/trace"
+	"github.com/limitscope/limitscope/tui"
+)
+
+type watchOptions struct {
+	dash   dashOptions
+	live   liveOptions
+	record string
+}
+
+func newWatchCmd(ios *IOStreams) *cobra.Command {
+	o := &watchOptions{}
+	c := &cobra.Command{
+		Use:   "watch URL... | --prom URL",
+		Short: "Live dashboard of limiters: every target, its series and its verdict",
+		Long: `Scrape one or many /metrics endpoints (or read a fleet from Prometheus with
+--prom) and show every limiter: limit, in-flight, utilisation, min RTT, RTT,
+the live verdict and a limit sparkline; enter opens a target's charts with the
+verdict's evidence and recommendation. When stdout is not a terminal (or with
+--plain) it prints one line per target per interval instead.`,
+		Example: `  limitscope watch http://127.0.0.1:9090/metrics
+  limitscope watch http://a:9090/metrics http://b:9090/metrics --record trace.csv
+  limitscope watch --prom http://prometheus:9090 --selector '{job="api"}' --backfill 30m
+  limitscope watch http://envoy:9901/stats/prometheus --preset envoy --chart ascii`,
+		RunE: func(c *cobra.Command, args []string) error { return runWatch(ios, o, args) },
+	}
+	o.dash.register(c, diagnose.DefaultWindow)
+	o.live.register(c)
+	c.Flags().StringVar(&o.record, "record", "", "also record the samples to this trace file")
+	return c
+}
+
+func runWatch(ios *IOStreams, o *watchOptions, args []string) error {
+	board, err := o.dash.board()
+	if err != nil {
+		return err
+	}
+	src, err := o.live.source(args)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := signalContext(context.Background())
+	defer cancel()
+	emit, closeRec, err := recorder(o.record, ios, board.Push)
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		src.Run(ctx, emit)
+	}()
+	err = runDashboard(ctx, ios, &o.dash, tui.Options{Title: "watch", Board: board, Statuses: src.Statuses}, nil)
+	cancel()
+	wg.Wait()
+	if cerr := closeRec(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// recorder wraps emit so samples are also written to path (when set).
+func recorder(path string, ios *IOStreams, emit func(trace.Sample)) (func(trace.Sample), func() error, error) {
+	if path == "" {
+		return emit, func() error { return nil }, nil
+	}
+	w, err := trace.Create(path, ios.Out)
+	if err != nil {
+		return nil, nil, usageError(fmt.Errorf("--record: %w", err))
+	}
+	var mu sync.Mutex
+	var werr error
+	return func(s trace.Sample) {
+			emit(s)
+			mu.Lock()
+			if werr == nil {
+				werr = w.Write(s)
+			}
+			mu.Unlock()
+		}, func() error {
+			mu.Lock()
+			defer mu.Unlock()
+			if err := w.Close(); err != nil {
+				return fmt.Errorf("--record %s: %w", path, err)
+			}
+			if werr != nil {
+				return fmt.Errorf("--record %s: %w", path, werr)
+			}
+			return nil
+		}, nil
+}

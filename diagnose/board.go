@@ -1,0 +1,111 @@
+package diagnose
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Board keeps live verdicts for many targets: each pushed sample goes into
+// its target's ring buffer and streaming classifier. It is what a live
+// dashboard reads; it is safe for concurrent use.
+type Board struct {
+	mu      sync.Mutex
+	opt     Options
+	store   *trace.Store
+	streams map[string]*Stream
+	order   []string
+	version uint64
+}
+
+// NewBoard keeps perTarget samples of history per target.
+func NewBoard(perTarget int, opt Options) *Board {
+	return &Board{opt: opt, store: trace.NewStore(perTarget), streams: map[string]*Stream{}}
+}
+
+// Push adds one sample.
+func (b *Board) Push(s trace.Sample) {
+	if s.Target == "" {
+		s.Target = trace.DefaultTarget
+	}
+	b.mu.Lock()
+	st, ok := b.streams[s.Target]
+	if !ok {
+		st = NewStream(s.Target, b.opt)
+		b.streams[s.Target] = st
+		b.order = append(b.order, s.Target)
+	}
+	st.Push(s)
+	b.version++
+	store := b.store
+	b.mu.Unlock()
+	store.Push(s)
+}
+
+// Reset forgets everything (a replay seeking backwards).
+func (b *Board) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.store = trace.NewStore(b.store.Capacity())
+	b.streams = map[string]*Stream{}
+	b.order = nil
+	b.version++
+}
+
+// Version changes with every push.
+func (b *Board) Version() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.version
+}
+
+// Row is one target as the dashboard shows it.
+type Row struct {
+	Target  string
+	Last    trace.Sample
+	Class   Class
+	Finding Finding // the live verdict's evidence and recommendation
+	Judged  bool
+	// Episodes are the findings so far (verdict changes over time).
+	Episodes []Finding
+	// Floor and Ceiling are the lowest and highest limits seen.
+	Floor, Ceiling float64
+	Samples        int
+}
+
+// Rows returns every target's row, in order of first appearance.
+func (b *Board) Rows() []Row {
+	b.mu.Lock()
+	store := b.store
+	order := append([]string(nil), b.order...)
+	streams := make([]*Stream, len(order))
+	for i, t := range order {
+		streams[i] = b.streams[t]
+	}
+	b.mu.Unlock()
+	rows := make([]Row, 0, len(order))
+	for i, t := range order {
+		b.mu.Lock()
+		st := streams[i]
+		c, f, ok := st.Current()
+		res := st.Result()
+		b.mu.Unlock()
+		last, _ := store.Last(t)
+		r := Row{Target: t, Last: last, Class: c, Finding: f, Judged: ok, Episodes: res.Findings, Samples: res.Samples,
+			Floor: res.Stats.LimitMin, Ceiling: res.Stats.LimitMax}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// Series appends target's history since t (zero t: all) to dst.
+func (b *Board) Series(dst []trace.Sample, target string, since time.Time) []trace.Sample {
+	b.mu.Lock()
+	store := b.store
+	b.mu.Unlock()
+	all := store.Series(nil, target)
+	i := sort.Search(len(all), func(i int) bool { return !all[i].Time.Before(since) })
+	return append(dst, all[i:]...)
+}

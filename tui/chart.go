@@ -1,0 +1,299 @@
+package tui
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// ChartStyle is how a chart draws: braille (2×4 dots per cell), block (half
+// blocks, 1×2 per cell) or ascii (one mark per cell) for terminals and fonts
+// without braille.
+type ChartStyle int
+
+// Chart styles.
+const (
+	Braille ChartStyle = iota
+	Block
+	ASCII
+)
+
+// ParseChartStyle reads braille, block or ascii.
+func ParseChartStyle(s string) (ChartStyle, bool) {
+	switch s {
+	case "braille":
+		return Braille, true
+	case "block":
+		return Block, true
+	case "ascii":
+		return ASCII, true
+	}
+	return Braille, false
+}
+
+// Series is one line of a chart.
+type Series struct {
+	Times  []time.Time
+	Values []float64
+	Color  lipgloss.Color
+	Mark   rune // ascii style mark
+}
+
+// RefLine is a dashed horizontal line (floor, cap).
+type RefLine struct {
+	Value float64
+	Color lipgloss.Color
+}
+
+// canvas is a pixel grid; each pixel remembers the series that drew it.
+type canvas struct {
+	w, h   int // cells
+	px, py int // pixels per cell
+	pix    []int8
+}
+
+func newCanvas(w, h int, style ChartStyle) *canvas {
+	c := &canvas{w: w, h: h, px: 1, py: 1}
+	switch style {
+	case Braille:
+		c.px, c.py = 2, 4
+	case Block:
+		c.py = 2
+	}
+	c.pix = make([]int8, w*c.px*h*c.py)
+	return c
+}
+
+func (c *canvas) set(x, y int, s int8) {
+	W, H := c.w*c.px, c.h*c.py
+	if x < 0 || y < 0 || x >= W || y >= H {
+		return
+	}
+	c.pix[y*W+x] = s
+}
+
+func (c *canvas) line(x0, y0, x1, y1 int, s int8) {
+	dx, dy := abs(x1-x0), -abs(y1-y0)
+	sx, sy := 1, 1
+	if x0 > x1 {
+		sx = -1
+	}
+	if y0 > y1 {
+		sy = -1
+	}
+	e := dx + dy
+	for {
+		c.set(x0, y0, s)
+		if x0 == x1 && y0 == y1 {
+			return
+		}
+		e2 := 2 * e
+		if e2 >= dy {
+			e += dy
+			x0 += sx
+		}
+		if e2 <= dx {
+			e += dx
+			y0 += sy
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+var brailleBits = [4][2]rune{{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}}
+
+// Chart renders series over [from, to] into w×h cells with a y axis of
+// yw cells on the left; yMax 0 scales to the data. The result has h lines.
+func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax float64, style ChartStyle, unit string) string {
+	const yw = 7
+	if w <= yw+2 || h < 2 {
+		return ""
+	}
+	pw := w - yw
+	if yMax <= 0 {
+		for _, s := range series {
+			for _, v := range s.Values {
+				if v > yMax {
+					yMax = v
+				}
+			}
+		}
+		for _, r := range refs {
+			yMax = math.Max(yMax, r.Value)
+		}
+		yMax *= 1.1
+		if yMax <= 0 {
+			yMax = 1
+		}
+	}
+	c := newCanvas(pw, h, style)
+	W, H := pw*c.px, h*c.py
+	span := to.Sub(from)
+	if span <= 0 {
+		span = time.Second
+	}
+	xOf := func(t time.Time) int { return int(float64(W-1) * float64(t.Sub(from)) / float64(span)) }
+	yOf := func(v float64) int { return H - 1 - int(math.Round(float64(H-1)*math.Min(v, yMax)/yMax)) }
+	nref := int8(len(series))
+	for i, r := range refs {
+		y := yOf(r.Value)
+		for x := 0; x < W; x += 4 * c.px {
+			for k := 0; k < 2*c.px && x+k < W; k++ {
+				c.set(x+k, y, nref+int8(i)+1)
+			}
+		}
+	}
+	for si, s := range series {
+		id := int8(si + 1)
+		px, py, have := 0, 0, false
+		for i, t := range s.Times {
+			if t.Before(from) || t.After(to) {
+				have = false
+				continue
+			}
+			x, y := xOf(t), yOf(s.Values[i])
+			if have && style != ASCII {
+				c.line(px, py, x, y, id)
+			} else {
+				c.set(x, y, id)
+			}
+			px, py, have = x, y, true
+		}
+	}
+	colorOf := func(id int8) lipgloss.Color {
+		if int(id) <= len(series) {
+			return series[id-1].Color
+		}
+		return refs[int(id)-len(series)-1].Color
+	}
+	markOf := func(id int8) rune {
+		if int(id) <= len(series) {
+			if m := series[id-1].Mark; m != 0 {
+				return m
+			}
+			return '*'
+		}
+		return '-'
+	}
+	var b strings.Builder
+	label := func(row int) string {
+		var v float64
+		switch row {
+		case 0:
+			v = yMax
+		case h - 1:
+			v = 0
+		case h / 2:
+			v = yMax * float64(h-1-row) / float64(h-1)
+		default:
+			return strings.Repeat(" ", yw-1) + "┤"
+		}
+		return padLeft(fmtNum(v)+unit, yw-1) + "┤"
+	}
+	for row := 0; row < h; row++ {
+		b.WriteString(axisStyle.Render(label(row)))
+		var run strings.Builder
+		runColor := lipgloss.Color("")
+		flush := func() {
+			if run.Len() == 0 {
+				return
+			}
+			if runColor == "" {
+				b.WriteString(run.String())
+			} else {
+				b.WriteString(lipgloss.NewStyle().Foreground(runColor).Render(run.String()))
+			}
+			run.Reset()
+		}
+		for col := 0; col < pw; col++ {
+			var r rune
+			var top int8
+			switch style {
+			case Braille:
+				bits := rune(0)
+				for dy := 0; dy < 4; dy++ {
+					for dx := 0; dx < 2; dx++ {
+						if id := c.pix[(row*4+dy)*W+col*2+dx]; id != 0 {
+							bits |= brailleBits[dy][dx]
+							if top == 0 || id <= int8(len(series)) {
+								top = id
+							}
+						}
+					}
+				}
+				r = ' '
+				if bits != 0 {
+					r = 0x2800 + bits
+				}
+			case Block:
+				u, l := c.pix[(row*2)*W+col], c.pix[(row*2+1)*W+col]
+				switch {
+				case u != 0 && l != 0:
+					r, top = '█', u
+				case u != 0:
+					r, top = '▀', u
+				case l != 0:
+					r, top = '▄', l
+				default:
+					r = ' '
+				}
+			case ASCII:
+				if id := c.pix[row*W+col]; id != 0 {
+					r, top = markOf(id), id
+				} else {
+					r = ' '
+				}
+			}
+			col := lipgloss.Color("")
+			if top != 0 {
+				col = colorOf(top)
+			}
+			if col != runColor {
+				flush()
+				runColor = col
+			}
+			run.WriteRune(r)
+		}
+		flush()
+		if row < h-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func padLeft(s string, n int) string {
+	if w := lipgloss.Width(s); w < n {
+		return strings.Repeat(" ", n-w) + s
+	}
+	return s
+}
+
+func fmtNum(v float64) string {
+	switch {
+	case v >= 1e6:
+		return trimZero(v/1e6, "M")
+	case v >= 1e4:
+		return trimZero(v/1e3, "k")
+	case v >= 100:
+		return trimZero(math.Round(v), "")
+	case v >= 10:
+		return trimZero(math.Round(v*10)/10, "")
+	}
+	return trimZero(math.Round(v*100)/100, "")
+}
+
+func trimZero(v float64, suffix string) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + suffix
+}

@@ -1,0 +1,50 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// PlainPrinter writes one line per target per new sample instead of the
+// TUI, for pipes and CI logs: logfmt-style key=value pairs, the target name
+// quoted with control characters escaped.
+type PlainPrinter struct {
+	W    io.Writer
+	last map[string]time.Time
+}
+
+// Print writes a line for every row whose newest sample is new since the
+// previous call.
+func (p *PlainPrinter) Print(rows []diagnose.Row) error {
+	if p.last == nil {
+		p.last = map[string]time.Time{}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		if r.Last.Time.IsZero() || !r.Last.Time.After(p.last[r.Target]) {
+			continue
+		}
+		p.last[r.Target] = r.Last.Time
+		fmt.Fprintf(&b, "%s target=%q", r.Last.Time.UTC().Format(time.RFC3339), trace.Printable(r.Target))
+		for _, f := range []struct {
+			f    trace.Field
+			name string
+		}{{trace.FieldLimit, "limit"}, {trace.FieldInFlight, "in_flight"}, {trace.FieldRTTMin, "rtt_min_ms"}, {trace.FieldRTT, "rtt_ms"}, {trace.FieldDropped, "dropped"}, {trace.FieldRejected, "rejected"}} {
+			if v, ok := r.Last.Value(f.f); ok {
+				fmt.Fprintf(&b, " %s=%s", f.name, trimZero(v, ""))
+			}
+		}
+		verdict := "judging"
+		if r.Judged {
+			verdict = string(r.Class)
+		}
+		fmt.Fprintf(&b, " verdict=%s\n", verdict)
+	}
+	_, err := io.WriteString(p.W, b.String())
+	return err
+}
