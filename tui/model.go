@@ -76,8 +76,8 @@ var sortNames = []string{"name", "utilisation", "verdict", "limit"}
 
 type keyMap struct {
 	Up, Down, Enter, Back, Filter, Sort, Pause, ZoomIn, ZoomOut, Help, Quit key.Binding
-	SeekBack, SeekFwd, Slower, Faster, Home, End                           key.Binding
-	replay                                                                 bool
+	SeekBack, SeekFwd, Slower, Faster, Home, End                            key.Binding
+	replay                                                                  bool
 }
 
 func newKeys(replay bool) keyMap {
@@ -554,14 +554,23 @@ func bar(f float64, w int) string {
 }
 
 var columns = []column{
-	{"LIMIT", 7, func(m Model, r diagnose.Row, w int) string { v, ok := r.Last.Value(trace.FieldLimit); return padLeft(fmtVal(v, ok), w) }},
+	{"LIMIT", 7, func(m Model, r diagnose.Row, w int) string {
+		v, ok := r.Last.Value(trace.FieldLimit)
+		return padLeft(fmtVal(v, ok), w)
+	}},
 	{"IN-FL", 6, func(m Model, r diagnose.Row, w int) string {
 		v, ok := r.Last.Value(trace.FieldInFlight)
 		return padLeft(fmtVal(v, ok), w)
 	}},
 	{"UTIL", 10, func(m Model, r diagnose.Row, w int) string { return bar(util(r), w) }},
-	{"MIN RTT", 9, func(m Model, r diagnose.Row, w int) string { v, ok := r.Last.Value(trace.FieldRTTMin); return padLeft(fmtMs(v, ok), w) }},
-	{"RTT", 9, func(m Model, r diagnose.Row, w int) string { v, ok := r.Last.Value(trace.FieldRTT); return padLeft(fmtMs(v, ok), w) }},
+	{"MIN RTT", 9, func(m Model, r diagnose.Row, w int) string {
+		v, ok := r.Last.Value(trace.FieldRTTMin)
+		return padLeft(fmtMs(v, ok), w)
+	}},
+	{"RTT", 9, func(m Model, r diagnose.Row, w int) string {
+		v, ok := r.Last.Value(trace.FieldRTT)
+		return padLeft(fmtMs(v, ok), w)
+	}},
 	{"VERDICT", 22, func(m Model, r diagnose.Row, w int) string { return pad(badge(r.Class, r.Judged), w) }},
 }
 
