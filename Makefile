@@ -12,7 +12,7 @@ build:
 	$(GO) build -o $(BIN) .
 
 run: build
-	./$(BIN) simulate
+	./$(BIN) demo
 
 # test-deps installs the system packages the tests start for real.
 test-deps:

@@ -65,6 +65,7 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 		newRecordCmd(io),
 		newWatchCmd(io),
 		newReplayCmd(io),
+		newDemoCmd(io),
 	)
 	return root
 }

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"sort"
 	"sync"
 	"time"
 
@@ -105,7 +104,5 @@ func (b *Board) Series(dst []trace.Sample, target string, since time.Time) []tra
 	b.mu.Lock()
 	store := b.store
 	b.mu.Unlock()
-	all := store.Series(nil, target)
-	i := sort.Search(len(all), func(i int) bool { return !all[i].Time.Before(since) })
-	return append(dst, all[i:]...)
+	return store.Since(dst, target, since)
 }

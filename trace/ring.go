@@ -127,6 +127,16 @@ func (st *Store) Series(dst []Sample, target string) []Sample {
 	return dst
 }
 
+// Since appends target's samples at or after t to dst, oldest first.
+func (st *Store) Since(dst []Sample, target string, t time.Time) []Sample {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if r, ok := st.rings[target]; ok {
+		return r.Since(dst, t)
+	}
+	return dst
+}
+
 // Last returns target's newest sample.
 func (st *Store) Last(target string) (Sample, bool) {
 	st.mu.RLock()

@@ -395,15 +395,19 @@ func (m Model) View() string {
 		return fit(fmt.Sprintf("limitscope: the terminal is %d×%d; it needs at least 40×8", m.width, m.height), m.width)
 	}
 	var parts []string
-	parts = append(parts, m.header())
-	bodyH := m.height - 1 - m.footerHeight()
-	if m.showHelp {
-		parts = append(parts, m.fullHelp(bodyH))
-	} else if m.detail && len(m.visible) > 0 {
-		parts = append(parts, m.detailView(m.rows[m.visible[m.cursor]], bodyH))
-	} else {
-		parts = append(parts, m.overview(bodyH))
+	header := m.header()
+	parts = append(parts, header)
+	bodyH := m.height - strings.Count(header, "\n") - 1 - m.footerHeight()
+	var body string
+	switch {
+	case m.showHelp:
+		body = m.fullHelp(bodyH)
+	case m.detail && len(m.visible) > 0:
+		body = m.detailView(m.rows[m.visible[m.cursor]], bodyH)
+	default:
+		body = m.overview(bodyH)
 	}
+	parts = append(parts, clampLines(body, max(bodyH, 0), m.width))
 	parts = append(parts, m.footer())
 	return strings.Join(parts, "\n")
 }
@@ -577,13 +581,21 @@ var columns = []column{
 func (m Model) overview(h int) string {
 	nameW := 16
 	used := nameW + 2
+	// columns by priority (the verdict matters most), shown in table order
+	keep := map[string]bool{}
+	for _, title := range []string{"LIMIT", "VERDICT", "IN-FL", "UTIL", "MIN RTT", "RTT"} {
+		for _, c := range columns {
+			if c.title == title && used+c.width+1 <= m.width {
+				keep[title] = true
+				used += c.width + 1
+			}
+		}
+	}
 	var cols []column
 	for _, c := range columns {
-		if used+c.width+1 > m.width && c.title != "VERDICT" && c.title != "LIMIT" {
-			continue
+		if keep[c.title] {
+			cols = append(cols, c)
 		}
-		cols = append(cols, c)
-		used += c.width + 1
 	}
 	sparkW := m.width - used - 1
 	if sparkW < 6 {
@@ -783,14 +795,17 @@ func wrap(s string, w int) []string {
 		return []string{fit(s, w)}
 	}
 	var out []string
-	for lipgloss.Width(s) > w {
-		cut := w
-		if i := strings.LastIndex(ansi.Truncate(s, w, ""), " "); i > w/2 {
-			cut = i
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case lipgloss.Width(line)+1+lipgloss.Width(word) <= w:
+			line += " " + word
+		default:
+			out = append(out, fit(line, w))
+			line = word
 		}
-		head := ansi.Truncate(s, cut, "")
-		out = append(out, head)
-		s = strings.TrimLeft(s[len(head):], " ")
 	}
-	return append(out, s)
+	return append(out, fit(line, w))
 }

@@ -1,0 +1,170 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// tmuxSession runs the real binary in a detached tmux pane of w×h, as a
+// person would in a terminal.
+type tmuxSession struct {
+	t        *testing.T
+	name     string
+	exitFile string
+}
+
+func startTmux(t *testing.T, w, h int, args ...string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is not installed: run `make test-deps` (as root) or `sudo apt-get install -y tmux`; the TUI is tested under tmux")
+	}
+	bin := binary(t)
+	s := &tmuxSession{t: t, name: fmt.Sprintf("ls%d", time.Now().UnixNano()), exitFile: filepath.Join(t.TempDir(), "exit")}
+	cmdline := bin
+	for _, a := range args {
+		cmdline += " " + strconv.Quote(a)
+	}
+	shell := fmt.Sprintf("TERM=xterm-256color %s; echo $? > %s; sleep 60", cmdline, s.exitFile)
+	out, err := exec.Command("tmux", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", s.name).Run() })
+	return s
+}
+
+func (s *tmuxSession) screen() string {
+	out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", s.name).Output()
+	return string(out)
+}
+
+func (s *tmuxSession) keys(k ...string) {
+	exec.Command("tmux", append([]string{"send-keys", "-t", s.name}, k...)...).Run()
+}
+
+// waitFor polls the screen until ok holds or the timeout passes.
+func (s *tmuxSession) waitFor(what string, timeout time.Duration, ok func(string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		scr := s.screen()
+		if ok(scr) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("timed out after %s waiting for %s; screen:\n%s", timeout, what, scr)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+func (s *tmuxSession) exitCode(timeout time.Duration) int {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(s.exitFile); err == nil && len(b) > 0 {
+			n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			return n
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.t.Fatalf("the program did not exit; screen:\n%s", s.screen())
+	return -1
+}
+
+var rowRe = regexp.MustCompile(`(?m)^\W*(payments|search)\s+([\d.]+)\s+([\d.]+)\s.*?([\d.]+ms)\s+([\d.]+ms)\s+\S+\s+([a-z-]+)`)
+
+type demoRow struct {
+	limit         float64
+	rttMin, rtt   string
+	verdict, line string
+}
+
+func demoRows(scr string) map[string]demoRow {
+	out := map[string]demoRow{}
+	for _, m := range rowRe.FindAllStringSubmatch(scr, -1) {
+		l, _ := strconv.ParseFloat(m[2], 64)
+		out[m[1]] = demoRow{limit: l, rttMin: m[4], rtt: m[5], verdict: m[6], line: m[0]}
+	}
+	return out
+}
+
+func TestDemoUnderTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo end-to-end run takes a minute or two")
+	}
+	s := startTmux(t, 120, 36, "demo")
+	first := s.waitFor("both targets with numbers", 30*time.Second, func(scr string) bool { return len(demoRows(scr)) == 2 })
+	s.waitFor("numbers that change", 20*time.Second, func(scr string) bool {
+		a, b := demoRows(first), demoRows(scr)
+		return len(b) == 2 && (a["payments"].line != b["payments"].line || a["search"].line != b["search"].line)
+	})
+	// let the limiter settle, then the noisy neighbour cuts capacity
+	time.Sleep(8 * time.Second)
+	before := demoRows(s.screen())["payments"].limit
+	s.keys("n")
+	s.waitFor("the payments limit to fall after the noisy neighbour", 40*time.Second, func(scr string) bool {
+		r, ok := demoRows(scr)["payments"]
+		return ok && r.limit <= 0.8*before
+	})
+	s.keys("w")
+	s.waitFor("payments turning degraded-downstream", 120*time.Second, func(scr string) bool {
+		return demoRows(scr)["payments"].verdict == "degraded-downstream"
+	})
+	s.keys("q")
+	if code := s.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("q exited %d", code)
+	}
+}
+
+func TestReplayUnderTmux(t *testing.T) {
+	sc, err := sim.Load("capacity-shift")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Duration = sim.Duration(20 * time.Minute)
+	path := filepath.Join(t.TempDir(), "incident.csv")
+	w, _ := trace.Create(path, nil)
+	a := sim.Run(sc, &limiter.Windowed{Limiter: limiter.NewGradient(), Window: 100 * time.Millisecond}, sim.Options{Name: "payments"})
+	b := sim.Run(sc, &limiter.Fixed{N: 24}, sim.Options{Name: "search"})
+	for i := range a.Samples {
+		w.Write(a.Samples[i])
+		w.Write(b.Samples[i])
+	}
+	w.Close()
+
+	s := startTmux(t, 110, 30, "replay", path, "--speed", "1")
+	posRe := regexp.MustCompile(`▶ 1x (\S+) / 19m59s`)
+	scr := s.waitFor("both targets and the playback position", 20*time.Second, func(scr string) bool {
+		return strings.Contains(scr, "payments") && strings.Contains(scr, "search") && posRe.MatchString(scr)
+	})
+	pos := func(scr string) time.Duration {
+		m := posRe.FindStringSubmatch(scr)
+		if m == nil {
+			return -1
+		}
+		d, _ := time.ParseDuration(m[1])
+		return d
+	}
+	p0 := pos(scr)
+	s.keys("Right")
+	s.keys("Right")
+	s.waitFor("a seek forward of two minutes", 10*time.Second, func(scr string) bool { return pos(scr) >= p0+2*time.Minute })
+	s.keys("Enter")
+	s.waitFor("the detail view", 10*time.Second, func(scr string) bool { return strings.Contains(scr, "━ min RTT") })
+	s.keys("q")
+	if code := s.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("replay: q exited %d", code)
+	}
+}

@@ -1,0 +1,365 @@
+package tui
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	flag.Parse()
+	os.Exit(m.Run())
+}
+
+var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+// board builds a deterministic board: a healthy target, a pipeline-bound
+// one, one degraded after 6 minutes, and a hostile name.
+func board(n int) *diagnose.Board {
+	b := diagnose.NewBoard(3600, diagnose.Options{Window: time.Minute})
+	names := []string{"payments", "search", "ledger", "evil\x1b[2J\x1b[31m<b>名前</b>\n"}
+	for i := 0; i < 600; i++ {
+		for k := 0; k < n; k++ {
+			name := names[k%len(names)]
+			if k >= len(names) {
+				name = fmt.Sprintf("svc-%03d", k)
+			}
+			s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: name}
+			wave := 1 + 0.02*math.Sin(float64(i)/7)
+			switch k % 4 {
+			case 0:
+				s.Set(trace.FieldLimit, 40*wave)
+				s.Set(trace.FieldInFlight, 39)
+				s.Set(trace.FieldRTTMin, 12.5)
+				s.Set(trace.FieldRTT, 13.1*wave)
+			case 1:
+				s.Set(trace.FieldLimit, 30)
+				s.Set(trace.FieldInFlight, 4)
+				s.Set(trace.FieldRTTMin, 4)
+				s.Set(trace.FieldRTT, 4.2)
+			case 2:
+				lim, rtt := 25.0*wave, 10.0
+				if i > 360 {
+					lim, rtt = 4, 10+float64(i-360)/10
+				}
+				s.Set(trace.FieldLimit, lim)
+				s.Set(trace.FieldInFlight, lim)
+				s.Set(trace.FieldRTTMin, rtt)
+				s.Set(trace.FieldRTT, rtt*1.3)
+			case 3:
+				s.Set(trace.FieldLimit, 12*wave)
+				s.Set(trace.FieldInFlight, 11)
+			}
+			b.Push(s)
+		}
+	}
+	return b
+}
+
+func statuses() []scrape.Status {
+	return []scrape.Status{
+		{Endpoint: "http://a/metrics", State: scrape.StateUp, LastSuccess: t0.Add(599 * time.Second)},
+		{Endpoint: "http://b/metrics", State: scrape.StateDown, Reason: "http://b/metrics: connection refused (is the service running and listening on b:80?)"},
+	}
+}
+
+func options(n int) Options {
+	return Options{Title: "watch", Board: board(n), Statuses: statuses, Now: func() time.Time { return t0.Add(600 * time.Second) }, Zoom: 10 * time.Minute}
+}
+
+// fakePlayer records what the keys asked of it.
+type fakePlayer struct {
+	pos, start, end time.Time
+	speed           float64
+	paused          bool
+}
+
+func (p *fakePlayer) Position() time.Time  { return p.pos }
+func (p *fakePlayer) Start() time.Time     { return p.start }
+func (p *fakePlayer) End() time.Time       { return p.end }
+func (p *fakePlayer) Speed() float64       { return p.speed }
+func (p *fakePlayer) SetSpeed(f float64)   { p.speed = f }
+func (p *fakePlayer) Seek(d time.Duration) { p.pos = p.pos.Add(d) }
+func (p *fakePlayer) SeekTo(t time.Time)   { p.pos = t }
+func (p *fakePlayer) Paused() bool         { return p.paused }
+func (p *fakePlayer) SetPaused(v bool)     { p.paused = v }
+
+func keys(s string) []tea.Msg {
+	var out []tea.Msg
+	for _, r := range s {
+		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return out
+}
+
+func send(m tea.Model, msgs ...tea.Msg) tea.Model {
+	for _, msg := range msgs {
+		m, _ = m.Update(msg)
+	}
+	return m
+}
+
+func goldenView(t *testing.T, m tea.Model, w, h int, msgs ...tea.Msg) {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	for _, msg := range msgs {
+		tm.Send(msg)
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	fm.quitting = false
+	golden.RequireEqual(t, []byte(fm.View()))
+}
+
+func TestGoldenOverview(t *testing.T) { goldenView(t, New(options(4)), 100, 24) }
+
+func TestGoldenOverviewNarrow(t *testing.T) { goldenView(t, New(options(4)), 60, 16) }
+
+func TestGoldenDetail(t *testing.T) {
+	goldenView(t, New(options(4)), 100, 30, tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyEnter})
+}
+
+func TestGoldenDetailASCII(t *testing.T) {
+	o := options(4)
+	o.Chart = ASCII
+	goldenView(t, New(o), 80, 24, tea.KeyMsg{Type: tea.KeyEnter})
+}
+
+func TestGoldenHelp(t *testing.T) { goldenView(t, New(options(4)), 80, 24, keys("?")[0]) }
+
+func TestGoldenReplay(t *testing.T) {
+	o := options(4)
+	o.Player = &fakePlayer{pos: t0.Add(600 * time.Second), start: t0, end: t0.Add(20 * time.Minute), speed: 4}
+	o.Actions = nil
+	goldenView(t, New(o), 100, 24)
+}
+
+func TestKeysDriveTheModel(t *testing.T) {
+	pl := &fakePlayer{pos: t0.Add(5 * time.Minute), start: t0, end: t0.Add(20 * time.Minute), speed: 1}
+	o := options(4)
+	o.Player = pl
+	called := 0
+	o.Actions = []Action{{Key: "d", Help: "deploy", Do: func() string { called++; return "deployed" }}}
+	m := tea.Model(New(o))
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	mm := m.(Model)
+	first := mm.selected
+	m = send(m, tea.KeyMsg{Type: tea.KeyDown})
+	if m.(Model).selected == first {
+		t.Fatal("down did not move the selection")
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if !m.(Model).detail {
+		t.Fatal("enter did not open the detail")
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyEsc})
+	if m.(Model).detail {
+		t.Fatal("esc did not close the detail")
+	}
+	// filter
+	m = send(m, keys("/")[0])
+	m = send(m, keys("pay")[0], keys("pay")[1], keys("pay")[2], tea.KeyMsg{Type: tea.KeyEnter})
+	if v := m.(Model).visible; len(v) != 1 || m.(Model).selected != "payments" {
+		t.Fatalf("filter 'pay' shows %d rows, selected %q", len(v), m.(Model).selected)
+	}
+	m = send(m, keys("/")[0], tea.KeyMsg{Type: tea.KeyEsc})
+	if len(m.(Model).visible) != 4 {
+		t.Fatal("esc in the filter must clear it")
+	}
+	// sort by verdict: the degraded target first
+	m = send(m, keys("ss")...)
+	mm = m.(Model)
+	if mm.sortBy != sortVerdict || mm.rows[mm.visible[0]].Class != diagnose.Degraded {
+		t.Fatalf("sort by verdict: %v first is %s", mm.sortBy, mm.rows[mm.visible[0]].Class)
+	}
+	// zoom
+	z := mm.zoom
+	m = send(m, keys("+")...)
+	if m.(Model).zoom >= z {
+		t.Fatal("+ must zoom in")
+	}
+	m = send(m, keys("--")...)
+	if m.(Model).zoom <= z {
+		t.Fatal("- must zoom out")
+	}
+	// replay controls
+	m = send(m, tea.KeyMsg{Type: tea.KeyRight})
+	if !pl.pos.After(t0.Add(5 * time.Minute)) {
+		t.Fatal("→ must seek forward")
+	}
+	m = send(m, keys("]]")...)
+	if pl.speed != 4 {
+		t.Fatalf("] ] speed %v, want 4", pl.speed)
+	}
+	m = send(m, keys(" ")...)
+	if !pl.paused {
+		t.Fatal("space must pause playback")
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyHome})
+	if !pl.pos.Equal(t0) {
+		t.Fatal("home must jump to the start")
+	}
+	// an action
+	m = send(m, keys("d")...)
+	if called != 1 || m.(Model).msg != "deployed" {
+		t.Fatal("action key not run")
+	}
+	// help toggles; q quits
+	m = send(m, keys("?")...)
+	if !m.(Model).showHelp {
+		t.Fatal("? must show help")
+	}
+	_, cmd := m.Update(keys("q")[0])
+	if cmd == nil {
+		t.Fatal("q must quit")
+	}
+}
+
+func TestLivePauseFreezesTheView(t *testing.T) {
+	o := options(2)
+	m := tea.Model(New(o))
+	m = send(m, keys(" ")...)
+	v := m.(Model).version
+	o.Board.Push(trace.Sample{Time: t0.Add(time.Hour), Target: "payments", Limit: 1, Fields: trace.FieldLimit})
+	m = send(m, tickMsg(t0))
+	if m.(Model).version != v {
+		t.Fatal("a paused live view must not refresh")
+	}
+	m = send(m, keys(" ")[0], tickMsg(t0))
+	_ = m
+	if m.(Model).version == v {
+		t.Fatal("unpaused view must refresh on tick")
+	}
+}
+
+func TestHostileNamesNeverReachTheScreenRaw(t *testing.T) {
+	m := tea.Model(New(options(4)))
+	for _, size := range [][2]int{{100, 30}, {80, 24}, {60, 16}, {45, 10}, {30, 5}} {
+		m = send(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		for _, v := range []string{m.View(), send(m, tea.KeyMsg{Type: tea.KeyEnter}).View()} {
+			if strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\x1b[31m") {
+				t.Fatalf("%v: control sequence from a target name reached the screen", size)
+			}
+			for i, line := range strings.Split(v, "\n") {
+				if w := lipgloss.Width(line); w > size[0] {
+					t.Fatalf("%v: line %d is %d wide: %q", size, i, w, line)
+				}
+			}
+			if n := strings.Count(v, "\n") + 1; n > size[1] {
+				t.Fatalf("%v: %d lines", size, n)
+			}
+		}
+	}
+}
+
+func TestPlainPrinter(t *testing.T) {
+	var b strings.Builder
+	p := &PlainPrinter{W: &b}
+	rows := board(4).Rows()
+	p.Print(rows)
+	p.Print(rows) // nothing new: nothing printed
+	out := b.String()
+	if strings.Count(out, "\n") != 4 || strings.Contains(out, "\x1b") || !strings.Contains(out, `target="payments" limit=`) || !strings.Contains(out, "verdict=degraded-downstream") {
+		t.Fatalf("plain output:\n%s", out)
+	}
+}
+
+func TestChartStyles(t *testing.T) {
+	s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{0, 10}, Color: colLimit, Mark: '#'}
+	for _, st := range []ChartStyle{Braille, Block, ASCII} {
+		c := Chart([]Series{s}, []RefLine{{5, colRef}}, t0, t0.Add(time.Minute), 30, 6, 0, st, "")
+		lines := strings.Split(c, "\n")
+		if len(lines) != 6 {
+			t.Fatalf("style %d: %d lines", st, len(lines))
+		}
+		for _, l := range lines {
+			if lipgloss.Width(l) != 30 {
+				t.Fatalf("style %d: width %d: %q", st, lipgloss.Width(l), l)
+			}
+		}
+		if st == ASCII && (strings.ContainsAny(c, "⠁⣿▀▄") || !strings.Contains(c, "#")) {
+			t.Fatalf("ascii chart uses non-ascii marks:\n%s", c)
+		}
+	}
+}
+
+func BenchmarkViewFiftyTargetsAndADetailChart(b *testing.B) {
+	o := options(50)
+	m := tea.Model(New(o))
+	m = send(m, tea.WindowSizeMsg{Width: 200, Height: 60})
+	b.Run("overview", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = m.View()
+		}
+	})
+	d := send(m, tea.WindowSizeMsg{Width: 200, Height: 72}, tea.KeyMsg{Type: tea.KeyEnter})
+	if h := strings.Count(d.View(), "\n"); h != 71 {
+		b.Fatalf("frame has %d lines", h+1)
+	}
+	b.Run("detail-200x50-chart", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = d.View()
+		}
+	})
+}
+
+// BenchmarkKeyToRepaint is one key press (move the selection) and the frame
+// it repaints, with 100 targets holding an hour of history at 1 s.
+func BenchmarkKeyToRepaint(b *testing.B) {
+	bd := diagnose.NewBoard(3600, diagnose.Options{})
+	for i := 0; i < 3600; i++ {
+		for k := 0; k < 100; k++ {
+			s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: fmt.Sprintf("svc-%03d", k)}
+			s.Set(trace.FieldLimit, 40+float64(i%13))
+			s.Set(trace.FieldInFlight, 38)
+			s.Set(trace.FieldRTTMin, 10)
+			s.Set(trace.FieldRTT, 11)
+			bd.Push(s)
+		}
+	}
+	m := tea.Model(New(Options{Title: "watch", Board: bd, Now: func() time.Time { return t0.Add(time.Hour) }}))
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 50}, tickMsg(t0))
+	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := down
+		if i%2 == 1 {
+			k = up
+		}
+		m = send(m, k)
+		_ = m.View()
+	}
+}
+
+// BenchmarkBoardRefresh is the per-tick work of a live dashboard with 100
+// targets: re-reading every row and its live verdict.
+func BenchmarkBoardRefresh(b *testing.B) {
+	bd := diagnose.NewBoard(3600, diagnose.Options{})
+	for i := 0; i < 3600; i++ {
+		for k := 0; k < 100; k++ {
+			s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: fmt.Sprintf("svc-%03d", k)}
+			s.Set(trace.FieldLimit, 40+float64(i%13))
+			s.Set(trace.FieldInFlight, 38)
+			bd.Push(s)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bd.Rows()
+	}
+}
