@@ -58,6 +58,7 @@ func generate(seed uint64, perClass int) []labelled {
 				sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(dur), sim.Duration(iv), s, steps
 				sc.Downstream.LatencySigma = sigma
 				sc.Downstream.ShedAt = 3
+				sc.Downstream.Knee = []float64{0.15, 0.3}[i%2]
 				sc.Client.Timeout = sim.Duration(max(time.Second, 10*base))
 				r := sim.Run(sc, lim, sim.Options{Name: name})
 				return labelled{name: fmt.Sprintf("%s C=%v iv=%v σ=%v", name, c, iv, sigma), label: label, samples: r.Samples}

@@ -80,8 +80,8 @@ type Gradient struct {
 
 	limit      float64
 	rttMin     time.Duration
-	windowEnd  time.Time
-	probeUntil time.Time
+	windowEnd  int64 // Unix ns
+	probeUntil int64 // Unix ns
 	savedLimit float64
 	started    bool
 	probing    bool
@@ -151,24 +151,30 @@ func (g *Gradient) Probing() bool { return g.probing }
 
 // Observe feeds one sample and returns the new limit.
 func (g *Gradient) Observe(now time.Time, rtt time.Duration, inFlight int, dropped bool) float64 {
+	return g.ObserveNanos(now.UnixNano(), rtt, inFlight, dropped)
+}
+
+// ObserveNanos is Observe with the time as Unix nanoseconds, for callers
+// replaying millions of samples (what-if tuning).
+func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, dropped bool) float64 {
 	if g.limit == 0 {
 		g.init()
 	}
 	if !g.started {
 		g.started = true
-		g.windowEnd = now.Add(g.RTTWindow)
+		g.windowEnd = now + int64(g.RTTWindow)
 	}
-	if g.probing && !now.Before(g.probeUntil) {
+	if g.probing && now >= g.probeUntil {
 		g.probing = false
 		g.limit = g.savedLimit
 	}
-	if !g.probing && now.After(g.windowEnd) {
+	if !g.probing && now > g.windowEnd {
 		// Forced re-probe: forget the minimum and drain the queue.
-		g.windowEnd = now.Add(g.RTTWindow)
+		g.windowEnd = now + int64(g.RTTWindow)
 		g.rttMin = 0
 		if g.ProbeDepth < 1 {
 			g.probing = true
-			g.probeUntil = now.Add(g.ProbeDuration)
+			g.probeUntil = now + int64(g.ProbeDuration)
 			g.savedLimit = g.limit
 			g.limit = math.Max(g.MinLimit, g.limit*g.ProbeDepth)
 		}

@@ -59,7 +59,7 @@ type Downstream struct {
 	// started takes B·(1 + Knee·max(0, n/C − 1)). Memory, GC and lock
 	// contention of a backlog make an overloaded server slower per request;
 	// this is what makes latency degrade faster than linearly past the knee
-	// (default 0.3; 0 is a pure queue).
+	// (default 0.15, DefaultKnee; 0 is a pure queue).
 	Knee float64 `yaml:"knee"`
 	// ShedAt is the backlog bound as a multiple of capacity: a request
 	// arriving when n ≥ ShedAt·C is refused at once with an error (default 8).
@@ -67,6 +67,10 @@ type Downstream struct {
 	// ErrorLatency is how long a shed or error response takes (default 1ms).
 	ErrorLatency Duration `yaml:"error_latency"`
 }
+
+// DefaultKnee is the downstream's service-time inflation per capacity-worth
+// of backlog; the closed-loop what-if model assumes the same.
+const DefaultKnee = 0.15
 
 // Client is the pipeline in front of the downstream.
 type Client struct {
@@ -167,7 +171,7 @@ func (sc *Scenario) normalise() error {
 		d.LatencySigma = 0.25
 	}
 	if d.Knee == 0 {
-		d.Knee = 0.3
+		d.Knee = DefaultKnee
 	}
 	if d.ShedAt == 0 {
 		d.ShedAt = 8

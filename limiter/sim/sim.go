@@ -164,6 +164,38 @@ func (q *fifo[T]) pop() T {
 	return v
 }
 
+// weightedHist is latencyHist with a weight per observation (what-if
+// replay weights RTTs by throughput).
+type weightedHist struct {
+	weights [2048 * 64]float64
+	total   float64
+}
+
+func (h *weightedHist) add(ns int64, w float64) {
+	if ns < 1 {
+		ns = 1
+	}
+	h.weights[math.Float64bits(float64(ns))>>46&(2048*64-1)] += w
+	h.total += w
+}
+
+// quantile returns the weighted q-quantile in nanoseconds.
+func (h *weightedHist) quantile(q float64) float64 {
+	if h.total == 0 {
+		return 0
+	}
+	rank, c := q*h.total, 0.0
+	for b, w := range h.weights {
+		c += w
+		if c >= rank {
+			lo := math.Float64frombits(uint64(b) << 46)
+			hi := math.Float64frombits(uint64(b+1) << 46)
+			return (lo + hi) / 2
+		}
+	}
+	return 0
+}
+
 // latencyHist is a log-bucketed histogram of latencies: the bucket is the
 // float64 exponent and the top 6 mantissa bits of the latency in ns, 64
 // buckets per octave (≤ 1.1 % resolution), without a logarithm per sample.

@@ -1,0 +1,126 @@
+package sim
+
+import (
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// recordedRun simulates a gradient limiter with smoothing s on a scenario
+// and returns the run.
+func recordedRun(sc Scenario, s float64) Result {
+	return runWith(sc, &limiter.Gradient{Smoothing: s}, 0)
+}
+
+func runWith(sc Scenario, g *limiter.Gradient, cap int) Result {
+	return Run(sc, &limiter.Windowed{Limiter: g, Window: 100 * time.Millisecond, MinSamples: 20}, Options{Name: "x", Cap: cap})
+}
+
+func validationScenario() Scenario {
+	// demand above capacity throughout, so the capacity is identifiable;
+	// capacity steps so the settings matter
+	sc := Scenario{Duration: Duration(21 * time.Minute), Seed: 11, Schedule: []Step{
+		{At: 0, Capacity: f(30), BaseLatency: d(20 * time.Millisecond), Demand: f(4000)},
+		{At: Duration(7 * time.Minute), Capacity: f(60)},
+		{At: Duration(14 * time.Minute), Capacity: f(20)},
+	}}
+	sc.Downstream.ShedAt = 3
+	sc.Downstream.LatencySigma = 0.1
+	if err := sc.normalise(); err != nil {
+		panic(err)
+	}
+	return sc
+}
+
+func TestClosedLoopPredictsOtherSettings(t *testing.T) {
+	sc := validationScenario()
+	rec, err := Prepare("x", recordedRun(sc, 0.2).Samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		g    func() *limiter.Gradient
+		cap  int
+	}{
+		{"smoothing 0.05", func() *limiter.Gradient { return &limiter.Gradient{Smoothing: 0.05} }, 0},
+		{"smoothing 0.8", func() *limiter.Gradient { return &limiter.Gradient{Smoothing: 0.8} }, 0},
+		{"cap 25", func() *limiter.Gradient { return &limiter.Gradient{} }, 25},
+		{"max limit 40", func() *limiter.Gradient { return &limiter.Gradient{MaxLimit: 40} }, 0},
+		{"min limit 50", func() *limiter.Gradient { return &limiter.Gradient{MinLimit: 50} }, 0},
+	}
+	for _, c := range cases {
+		truth := runWith(sc, c.g(), c.cap)
+		pred := rec.Replay(c.g(), float64(c.cap), ClosedLoop)
+		t.Logf("%s: true utilisation %.3f, closed-loop prediction %.3f", c.name, truth.Utilisation, pred.Utilisation)
+		if math.Abs(truth.Utilisation-pred.Utilisation) > 0.05 {
+			t.Errorf("%s: prediction %.3f is more than 5 points from the true %.3f", c.name, pred.Utilisation, truth.Utilisation)
+		}
+	}
+}
+
+func TestOpenLoopFeedsRecordedRTTs(t *testing.T) {
+	sc := validationScenario()
+	sc.Duration = Duration(3 * time.Minute)
+	rec, err := Prepare("x", recordedRun(sc, 0.2).Samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rec.Replay(&limiter.Gradient{Smoothing: 0.1}, 0, OpenLoop)
+	b := rec.Replay(&limiter.Gradient{Smoothing: 0.9}, 0, OpenLoop)
+	if a.P99Ms != b.P99Ms {
+		t.Fatal("open loop must see the recorded RTTs whatever the settings")
+	}
+	if a.OscillationIndex >= b.OscillationIndex {
+		t.Fatalf("higher smoothing must move the limit more: %.2f vs %.2f", a.OscillationIndex, b.OscillationIndex)
+	}
+	c := rec.Replay(&limiter.Gradient{Smoothing: 0.9}, 12, OpenLoop)
+	for _, s := range c.Samples {
+		if s.Limit > 12 {
+			t.Fatalf("cap 12 exceeded: %v", s.Limit)
+		}
+	}
+	if _, err := Prepare("y", []trace.Sample{{Time: time.Unix(0, 0), Limit: 3, Fields: trace.FieldLimit}}); err == nil {
+		t.Fatal("a trace without rtt_ms must be refused")
+	}
+}
+
+// bigRecorded is an hour at 1 kHz (3.6 M samples).
+func bigRecorded(b *testing.B) *Recorded {
+	b.Helper()
+	t0 := time.Unix(1764410400, 0)
+	n := 3_600_000
+	s := make([]trace.Sample, n)
+	for i := range s {
+		x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Millisecond)}
+		x.Set(trace.FieldRTT, 10+5*math.Sin(float64(i)/5000)+float64(i%7)/7)
+		x.Set(trace.FieldInFlight, float64(30+i%11))
+		s[i] = x
+	}
+	r, err := Prepare("x", s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+var (
+	bigOnce sync.Once
+	big     *Recorded
+)
+
+func BenchmarkWhatIf3600kSamples(b *testing.B) {
+	bigOnce.Do(func() { big = bigRecorded(b) })
+	r := big
+	for _, m := range []Mode{OpenLoop, ClosedLoop} {
+		b.Run(m.String(), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r.Replay(&limiter.Gradient{Smoothing: 0.2}, 0, m)
+			}
+		})
+	}
+}
