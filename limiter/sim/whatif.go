@@ -201,6 +201,15 @@ func (r *Recorded) fit(rej []float64) {
 			r.lambda[i] = inf/r.rtt[i] + rej[i]/interval
 			r.noise[i] = r.rtt[i] / modelRTT(base, inf, capEst)
 		}
+		// The model's error is corrected by the span's median ratio only: a
+		// per-sample residual would replay the recorded limiter's own RTT
+		// swings into every candidate.
+		tmp = append(tmp[:0], r.noise[a:b]...)
+		sort.Float64s(tmp)
+		bias := tmp[len(tmp)/2]
+		for i := a; i < b; i++ {
+			r.noise[i] = bias
+		}
 		a = b
 	}
 }
@@ -317,6 +326,11 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 	win := int64(window)
 	t0 := r.t0.UnixNano()
 	nextPoint := 0
+	// closed loop: the RTT observed now is that of requests sent about one
+	// base latency ago, so it reflects the in-flight of d sample windows
+	// back (a delay line); this lag is what makes a high smoothing overshoot
+	var past [128]float64
+	pastAt := 0
 	var N, L, rtt float64
 	for i := 0; i < n; i++ {
 		p := &pts[i]
@@ -359,10 +373,20 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 				} else {
 					N = L // demand beyond capacity: the backlog fills the limit
 				}
-				if N > C {
-					inflate += ReplayKnee * (N/C - 1)
+				past[pastAt&127] = N
+				d := 0
+				if win > 0 {
+					d = min(int(B*1e6/float64(win)), 127)
 				}
-				rtt = modelRTT(B, N, C) * float64(r.model[i].noise)
+				Nd := past[(pastAt-d)&127]
+				if pastAt < d {
+					Nd = N
+				}
+				pastAt++
+				if Nd > C {
+					inflate += ReplayKnee * (Nd/C - 1)
+				}
+				rtt = modelRTT(B, Nd, C) * float64(r.model[i].noise)
 			}
 			at := p.ns
 			if sub > 1 {

@@ -1,0 +1,146 @@
+package tune
+
+import (
+	"math"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// oscillatingTrace records a gradient limiter with smoothing 1.0 and a sample
+// window a quarter of the RTT: it swings.
+func oscillatingTrace(t testing.TB) []trace.Sample {
+	t.Helper()
+	sc, err := sim.Parse([]byte(`duration: 20m
+seed: 4
+downstream: {latency_sigma: 0.1, shed_at: 3}
+schedule:
+  - {at: 0s, capacity: 120, base_latency: 300ms, demand: 600}
+`), "osc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &limiter.Gradient{Smoothing: 1, InitialLimit: 120}
+	return sim.Run(sc, &limiter.Windowed{Limiter: g, Window: 75 * time.Millisecond}, sim.Options{Name: "orders"}).Samples
+}
+
+func TestSweepOverAnOscillatingTraceRecommendsLowerSmoothing(t *testing.T) {
+	samples := oscillatingTrace(t)
+	if d := diagnose.Classify("orders", samples, diagnose.Options{}); d.Class != diagnose.Oscillating {
+		t.Fatalf("the recorded trace should oscillate, got %s", d.Class)
+	}
+	rec, err := sim.Prepare("orders", samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Defaults()
+	base.Smoothing = 1
+	opt := Options{Mode: sim.ClosedLoop, SampleWindow: 75 * time.Millisecond}
+	baseline := Run(rec, base, opt)
+	ax, err := ParseAxis("smoothing=0.05:1:0.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := Sweep(rec, Grid(base, []Axis{ax}), opt, nil)
+	for _, r := range rows {
+		t.Logf("smoothing %.2f: util %.3f osc %.2f episodes %d verdict %s", r.Params.Smoothing, r.Utilisation, r.OscillationIndex, r.OverloadEpisodes, r.Verdict)
+	}
+	rec2 := Recommend(rows, &baseline)
+	t.Log(rec2.Reason)
+	if !rec2.Found || rec2.Params.Smoothing >= 1 {
+		t.Fatalf("recommended smoothing %v, want lower than the recorded 1.0", rec2.Params.Smoothing)
+	}
+	if baseline.Verdict != diagnose.Oscillating {
+		t.Errorf("the what-if of the recorded settings should oscillate too, got %s", baseline.Verdict)
+	}
+}
+
+func TestParamsFilesRoundTrip(t *testing.T) {
+	p := Defaults()
+	p.Smoothing, p.Cap, p.RTTWindow = 0.15, 120, Duration(90*time.Second)
+	files, err := p.WriteFiles(filepath.Join(t.TempDir(), "params"))
+	if err != nil || len(files) != 3 {
+		t.Fatal(err)
+	}
+	for _, f := range files[:2] {
+		q, err := ReadParams(f)
+		if err != nil || !reflect.DeepEqual(p, q) {
+			t.Fatalf("%s: %+v %v", f, q, err)
+		}
+	}
+	if lit := p.GoLiteral(); !strings.Contains(lit, "Smoothing:       0.15") || !strings.Contains(lit, "90 * time.Second") || !strings.Contains(lit, "Cap: 120") {
+		t.Fatalf("Go literal:\n%s", lit)
+	}
+}
+
+func TestParseAxisAndValidate(t *testing.T) {
+	a, err := ParseAxis("smoothing=0.05:0.5:0.05")
+	if err != nil || len(a.Values) != 10 || a.Values[9] != 0.5 {
+		t.Fatalf("%v %v", a, err)
+	}
+	if a, err := ParseAxis("cap=50,100,200"); err != nil || len(a.Values) != 3 {
+		t.Fatal(a, err)
+	}
+	for _, bad := range []string{"bogus=1:2:1", "smoothing", "smoothing=1:0:0.1", "smoothing=a,b"} {
+		if _, err := ParseAxis(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	p := Defaults()
+	p.Smoothing = 0
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "smoothing") {
+		t.Fatal(err)
+	}
+	if g := Grid(Defaults(), []Axis{{"smoothing", []float64{0.1, 0.2}}, {"cap", []float64{10, 20, 30}}}); len(g) != 6 {
+		t.Fatalf("grid %d", len(g))
+	}
+}
+
+var (
+	bigOnce sync.Once
+	big     *sim.Recorded
+)
+
+// hourAt1kHz is an hour of RTT samples at 1 kHz (3.6 M).
+func hourAt1kHz(b *testing.B) *sim.Recorded {
+	bigOnce.Do(func() {
+		t0 := time.Unix(1764410400, 0)
+		s := make([]trace.Sample, 3_600_000)
+		for i := range s {
+			x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Millisecond)}
+			x.Set(trace.FieldRTT, 10+5*math.Sin(float64(i)/5000)+float64(i%7)/7)
+			x.Set(trace.FieldInFlight, float64(30+i%11))
+			s[i] = x
+		}
+		r, err := sim.Prepare("x", s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		big = r
+	})
+	return big
+}
+
+func BenchmarkSweep20ValuesOverAnHourAt1kHz(b *testing.B) {
+	rec := hourAt1kHz(b)
+	ax, _ := ParseAxis("smoothing=0.05:1:0.05")
+	sets := Grid(Defaults(), []Axis{ax})
+	if len(sets) != 20 {
+		b.Fatalf("%d sets", len(sets))
+	}
+	for _, m := range []sim.Mode{sim.OpenLoop, sim.ClosedLoop} {
+		b.Run(m.String(), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				Sweep(rec, sets, Options{Mode: m}, nil)
+			}
+		})
+	}
+}
