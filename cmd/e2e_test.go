@@ -14,6 +14,7 @@ import (
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
+	"github.com/limitscope/limitscope/tune"
 )
 
 // tmuxSession runs the real binary in a detached tmux pane of w×h, as a
@@ -166,5 +167,54 @@ func TestReplayUnderTmux(t *testing.T) {
 	s.keys("q")
 	if code := s.exitCode(10 * time.Second); code != 0 {
 		t.Fatalf("replay: q exited %d", code)
+	}
+}
+
+func TestTuneUnderTmux(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "osc.yaml")
+	os.WriteFile(scen, []byte(`name: mistuned
+duration: 10m
+seed: 4
+downstream: {latency_sigma: 0.1, shed_at: 3}
+client: {sample_window: 75ms}
+schedule:
+  - {at: 0s, capacity: 120, base_latency: 300ms, demand: 600}
+limiters:
+  - {name: orders, kind: gradient, smoothing: 1}
+`), 0o644)
+	if _, errOut, code := run(t, "", "simulate", "--scenario", scen, "--trace-out", dir); code != 0 {
+		t.Fatalf("simulate: %s", errOut)
+	}
+	stem := filepath.Join(dir, "chosen")
+	s := startTmux(t, 110, 34, "tune", filepath.Join(dir, "orders.csv"), "--smoothing", "0.8", "--sample-window", "75ms", "--out", stem)
+	smoothRe := regexp.MustCompile(`smoothing\s+([\d.]+)\s+0\.8`)
+	utilRe := regexp.MustCompile(`utilisation\s+([\d.]+%)`)
+	first := s.waitFor("the tune view", 30*time.Second, func(scr string) bool { return smoothRe.MatchString(scr) && utilRe.MatchString(scr) })
+	util0 := utilRe.FindStringSubmatch(first)[1]
+	s.keys("Right")
+	s.keys("Right")
+	s.keys("Right")
+	scr := s.waitFor("smoothing 0.95 after → three times", 15*time.Second, func(scr string) bool {
+		m := smoothRe.FindStringSubmatch(scr)
+		return m != nil && m[1] == "0.95" && !strings.Contains(scr, "re-running")
+	})
+	if u := utilRe.FindStringSubmatch(scr)[1]; u == util0 {
+		t.Fatalf("results did not change with the smoothing (utilisation %s):\n%s", u, scr)
+	}
+	s.keys("w")
+	s.waitFor("the write confirmation", 10*time.Second, func(scr string) bool { return strings.Contains(scr, "wrote ") })
+	s.keys("q")
+	if code := s.exitCode(10 * time.Second); code != 0 {
+		t.Fatalf("tune: q exited %d", code)
+	}
+	for _, ext := range []string{".json", ".yaml"} {
+		p, err := tune.ReadParams(stem + ext)
+		if err != nil || p.Smoothing != 0.95 || p.MaxLimit != 400 {
+			t.Fatalf("%s: %+v %v", ext, p, err)
+		}
+	}
+	if b, err := os.ReadFile(stem + ".go"); err != nil || !strings.Contains(string(b), "limiter.Gradient{") {
+		t.Fatalf("Go literal file: %v", err)
 	}
 }

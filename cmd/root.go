@@ -66,6 +66,7 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 		newWatchCmd(io),
 		newReplayCmd(io),
 		newDemoCmd(io),
+		newTuneCmd(io),
 	)
 	return root
 }

@@ -16,8 +16,10 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
+	"github.com/limitscope/limitscope/tune"
 )
 
 func TestMain(m *testing.M) {
@@ -361,5 +363,99 @@ func BenchmarkBoardRefresh(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		bd.Rows()
+	}
+}
+
+func tuneOpts() TuneOptions {
+	runs := 0
+	return TuneOptions{
+		Title:    "rtt.csv · orders · 1200 samples",
+		Baseline: tune.Defaults(),
+		Mode:     sim.ClosedLoop,
+		Run: func(p tune.Params, mode sim.Mode) tune.Row {
+			runs++
+			var s []trace.Sample
+			for i := 0; i < 300; i++ {
+				x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second)}
+				x.Set(trace.FieldLimit, 40+40*p.Smoothing*math.Sin(float64(i)/5))
+				x.Set(trace.FieldInFlight, 38)
+				s = append(s, x)
+			}
+			v := diagnose.Healthy
+			if p.Smoothing > 0.5 {
+				v = diagnose.Oscillating
+			}
+			return tune.Row{Params: p, Utilisation: 0.9 - p.Smoothing/10, P99Ms: 30 + 10*p.Smoothing, OscillationIndex: 10 * p.Smoothing, Verdict: v, Samples: s}
+		},
+		RTTTimes: []time.Time{t0, t0.Add(150 * time.Second), t0.Add(299 * time.Second)},
+		RTT:      []float64{20, 26, 21},
+	}
+}
+
+func TestGoldenTune(t *testing.T) {
+	m := NewTune(tuneOpts())
+	goldenTune(t, m, 100, 30, tea.KeyMsg{Type: tea.KeyRight}, tea.KeyMsg{Type: tea.KeyRight})
+}
+
+func goldenTune(t *testing.T, m tea.Model, w, h int, msgs ...tea.Msg) {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	for _, msg := range msgs {
+		tm.Send(msg)
+	}
+	time.Sleep(100 * time.Millisecond)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(TuneModel)
+	fm.quitting = false
+	golden.RequireEqual(t, []byte(fm.View()))
+}
+
+func TestTuneKeys(t *testing.T) {
+	var wrote tune.Params
+	o := tuneOpts()
+	o.Write = func(p tune.Params) (string, error) { wrote = p; return "params.json", nil }
+	m := tea.Model(NewTune(o))
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	step := func(m tea.Model, msg tea.Msg) tea.Model {
+		m, cmd := m.Update(msg)
+		if cmd != nil {
+			m, _ = m.Update(cmd())
+		}
+		return m
+	}
+	for i := 0; i < 3; i++ {
+		m = step(m, tea.KeyMsg{Type: tea.KeyRight})
+	}
+	tm := m.(TuneModel)
+	if math.Abs(tm.params.Smoothing-0.35) > 1e-9 || math.Abs(tm.cur.Params.Smoothing-0.35) > 1e-9 {
+		t.Fatalf("→×3 on smoothing 0.2: %v (result for %v)", tm.params.Smoothing, tm.cur.Params.Smoothing)
+	}
+	// typed value on max_limit
+	m = step(m, tea.KeyMsg{Type: tea.KeyDown})
+	m = step(m, tea.KeyMsg{Type: tea.KeyDown})
+	for _, r := range "250" {
+		m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if m.(TuneModel).params.MaxLimit != 250 {
+		t.Fatalf("typed max_limit: %v", m.(TuneModel).params.MaxLimit)
+	}
+	// an invalid value is refused with a message
+	m = step(m, tea.KeyMsg{Type: tea.KeyUp})
+	m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'0'}})
+	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if tm := m.(TuneModel); tm.params.MinLimit != 4 || !strings.Contains(tm.msg, "min_limit") {
+		t.Fatalf("min_limit 0 accepted or unexplained: %v %q", tm.params.MinLimit, tm.msg)
+	}
+	m = step(m, keys("m")[0])
+	if m.(TuneModel).mode != sim.OpenLoop {
+		t.Fatal("m must toggle the mode")
+	}
+	m = step(m, keys("w")[0])
+	if wrote.MaxLimit != 250 || wrote.Smoothing != m.(TuneModel).params.Smoothing {
+		t.Fatalf("w wrote %+v", wrote)
+	}
+	if !strings.Contains(m.View(), "open loop: recorded RTTs replayed") {
+		t.Fatal("open loop must say it is blind")
 	}
 }

@@ -380,6 +380,10 @@ type Recommendation struct {
 	Found  bool   `json:"-"`
 }
 
+// utilTie: utilisations closer than this are a tie (the model is not that
+// precise), and the calmer limit wins it.
+const utilTie = 0.005
+
 // Recommend picks the highest utilisation with no overload episode and no
 // oscillating verdict; ties go to the calmer limit (lower oscillation index).
 func Recommend(rows []Row, baseline *Row) Recommendation {
@@ -394,15 +398,15 @@ func Recommend(rows []Row, baseline *Row) Recommendation {
 	}
 	sort.SliceStable(idx, func(a, b int) bool {
 		ra, rb := rows[idx[a]], rows[idx[b]]
-		if math.Abs(ra.Utilisation-rb.Utilisation) > 0.005 {
+		if math.Abs(ra.Utilisation-rb.Utilisation) > utilTie {
 			return ra.Utilisation > rb.Utilisation
 		}
 		return ra.OscillationIndex < rb.OscillationIndex
 	})
 	best := rows[idx[0]]
 	rejected := len(rows) - len(idx)
-	reason := fmt.Sprintf("highest utilisation (%.1f%%) with no overload episode and verdict %s; oscillation index %.2f, p99 %.1f ms",
-		100*best.Utilisation, best.Verdict, best.OscillationIndex, best.P99Ms)
+	reason := fmt.Sprintf("highest utilisation (%.1f%%; within %.1f points the calmer limit wins) with no overload episode and verdict %s; oscillation index %.2f, p99 %.1f ms",
+		100*best.Utilisation, 100*utilTie, best.Verdict, best.OscillationIndex, best.P99Ms)
 	if rejected > 0 {
 		reason += fmt.Sprintf("; %d candidate(s) excluded for overload or oscillation", rejected)
 	}

@@ -1,0 +1,256 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
+	"github.com/limitscope/limitscope/tui"
+	"github.com/limitscope/limitscope/tune"
+)
+
+type tuneOptions struct {
+	target       string
+	mode         string
+	sweeps       []string
+	format       string
+	paramsFile   string
+	sampleWindow time.Duration
+	window       time.Duration
+	out          string
+	chart        string
+	base         tune.Params
+}
+
+func newTuneCmd(ios *IOStreams) *cobra.Command {
+	o := &tuneOptions{base: tune.Defaults()}
+	c := &cobra.Command{
+		Use:   "tune FILE",
+		Short: "What-if tuning: replay a recorded RTT trace through the gradient limiter with other settings",
+		Long: `Load an RTT trace (time and rtt_ms; in_flight and dropped used when present)
+and replay it through limitscope's gradient limiter with other parameters.
+
+Interactive (a terminal, no --sweep): ↑/↓ choose a parameter, ←/→ step it or
+type a value and press enter; every change re-runs at once and the results
+table compares it with the baseline. m toggles open/closed loop, w writes the
+parameters (JSON, YAML and a limiter.Gradient{…} Go literal), q quits and
+prints them.
+
+Headless (--sweep): runs every combination on all cores, prints the table and
+recommends the highest utilisation with no overload episode and no
+oscillating verdict.
+
+Open loop feeds the recorded RTTs as they were: exact and fast, but blind to
+the fact that a different limit would have changed them. Closed loop fits a
+downstream model to the trace (base latency, capacity via Little's law,
+demand) and runs the candidate against it, so a changed limit changes the
+RTTs it sees, one base latency later.
+
+The baseline is the seed's defaults, or the settings you pass (--smoothing
+…, or --params FILE): set them to what is deployed.
+
+Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
+		Example: `  limitscope tune rtt.csv
+  limitscope tune rtt.csv --smoothing 0.8 --sweep smoothing=0.05:0.5:0.05
+  limitscope tune rtt.csv --sweep smoothing=0.1,0.2 --sweep cap=50,100 --format json
+  limitscope tune rtt.csv --mode open --params deployed.yaml`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runTune(ios, o, args[0], c.Flags().Changed)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.target, "target", "", "which target of the file (default: the first)")
+	f.StringVar(&o.mode, "mode", "closed", "closed or open loop")
+	f.StringArrayVar(&o.sweeps, "sweep", nil, "sweep a parameter, PARAM=FROM:TO:STEP or PARAM=V1,V2 (repeatable; params: "+strings.Join(tune.Names, ", ")+")")
+	f.StringVar(&o.format, "format", "text", "headless output: text or json")
+	f.StringVar(&o.paramsFile, "params", "", "baseline parameters from a JSON or YAML file (as w writes)")
+	f.DurationVar(&o.sampleWindow, "sample-window", sim.DefaultSampleWindow, "the limiter's sample window (coarser trace intervals are replayed as several observations)")
+	f.DurationVar(&o.window, "window", diagnose.DefaultWindow, "diagnose window for the verdict of each what-if")
+	f.StringVar(&o.out, "out", "limitscope-params", "file stem w writes to (.json, .yaml, .go)")
+	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii")
+	f.Float64Var(&o.base.Smoothing, "smoothing", o.base.Smoothing, "baseline smoothing (the weight of the new target)")
+	f.Float64Var(&o.base.MinLimit, "min-limit", o.base.MinLimit, "baseline minimum limit")
+	f.Float64Var(&o.base.MaxLimit, "max-limit", o.base.MaxLimit, "baseline maximum limit")
+	f.Float64Var(&o.base.Cap, "cap", 0, "baseline static safety cap (0: none)")
+	f.DurationVar((*time.Duration)(&o.base.RTTWindow), "rtt-window", time.Duration(o.base.RTTWindow), "baseline min-RTT window")
+	f.Float64Var(&o.base.GradientFloor, "gradient-floor", o.base.GradientFloor, "baseline gradient floor")
+	f.Float64Var(&o.base.GrowthThreshold, "growth-threshold", o.base.GrowthThreshold, "baseline growth threshold")
+	f.Float64Var(&o.base.LossBackoff, "loss-backoff", o.base.LossBackoff, "baseline loss backoff")
+	_ = c.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions([]string{"closed", "open"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) bool) error {
+	mode, err := sim.ParseMode(o.mode)
+	if err != nil {
+		return usageError(fmt.Errorf("--mode %q: %w", o.mode, err))
+	}
+	if o.format != "text" && o.format != "json" {
+		return usageError(fmt.Errorf("--format %q: use text or json", o.format))
+	}
+	chart, ok := tui.ParseChartStyle(o.chart)
+	if !ok {
+		return usageError(fmt.Errorf("--chart %q: use braille, block or ascii", o.chart))
+	}
+	base := o.base
+	if o.paramsFile != "" {
+		if base, err = tune.ReadParams(o.paramsFile); err != nil {
+			return usageError(err)
+		}
+	}
+	if err := base.Validate(); err != nil {
+		return usageError(fmt.Errorf("baseline parameters: %w", err))
+	}
+	var axes []tune.Axis
+	for _, s := range o.sweeps {
+		a, err := tune.ParseAxis(s)
+		if err != nil {
+			return usageError(fmt.Errorf("--sweep %w", err))
+		}
+		axes = append(axes, a)
+	}
+	samples, _, err := trace.ReadFile(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) })
+	if err != nil {
+		return usageError(err)
+	}
+	target := o.target
+	var mine []trace.Sample
+	for _, s := range samples {
+		if target == "" {
+			target = s.Target
+		}
+		if s.Target == target {
+			mine = append(mine, s)
+		}
+	}
+	if len(mine) == 0 {
+		return usageError(fmt.Errorf("%s: no samples of target %q", path, target))
+	}
+	rec, err := sim.Prepare(target, mine)
+	if err != nil {
+		return usageError(fmt.Errorf("%s: %w", path, err))
+	}
+	opt := tune.Options{Mode: mode, SampleWindow: o.sampleWindow, Window: o.window}
+	if len(axes) > 0 {
+		return tuneSweep(ios, o, path, rec, base, axes, opt)
+	}
+	if !ios.OutTTY {
+		return usageError(fmt.Errorf("the interactive tuning view needs a terminal; pass --sweep PARAM=… for a headless run"))
+	}
+	rttT, rttV := recordedRTT(mine)
+	limT, limV := rec.RecordedLimit()
+	m := tui.NewTune(tui.TuneOptions{
+		Title: fmt.Sprintf("%s · %s · %d samples", path, target, rec.Len()), Baseline: base, Mode: mode, Chart: chart,
+		Run: func(p tune.Params, mode sim.Mode) tune.Row {
+			o2 := opt
+			o2.Mode = mode
+			return tune.Run(rec, p, o2)
+		},
+		Write: func(p tune.Params) (string, error) {
+			files, err := p.WriteFiles(o.out)
+			return strings.Join(files, ", "), err
+		},
+		RTTTimes: rttT, RTT: rttV, LimitTimes: limT, RecordedLimit: limV,
+	})
+	final, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(ios.In), tea.WithOutput(ios.Out)).Run()
+	if err != nil {
+		return err
+	}
+	p := final.(tui.TuneModel).Params()
+	js, _ := json.MarshalIndent(p, "", "  ")
+	fmt.Fprintf(ios.Out, "chosen parameters:\n%s\n\n%s\n", js, p.GoLiteral())
+	return nil
+}
+
+func recordedRTT(s []trace.Sample) ([]time.Time, []float64) {
+	step := max(1, len(s)/4000)
+	var ts []time.Time
+	var vs []float64
+	for i := 0; i < len(s); i += step {
+		if v, ok := s[i].Value(trace.FieldRTT); ok {
+			ts, vs = append(ts, s[i].Time), append(vs, v)
+		}
+	}
+	return ts, vs
+}
+
+func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *sim.Recorded, base tune.Params, axes []tune.Axis, opt tune.Options) error {
+	sets := tune.Grid(base, axes)
+	for _, p := range sets {
+		if err := p.Validate(); err != nil {
+			return usageError(fmt.Errorf("--sweep produces invalid parameters: %w", err))
+		}
+	}
+	start := time.Now()
+	progress := func(done, total int) {
+		if time.Since(start) < time.Second && done < total {
+			return
+		}
+		if time.Since(start) >= time.Second || done == total && time.Since(start) >= time.Second {
+			const w = 30
+			n := done * w / total
+			fmt.Fprintf(ios.ErrOut, "\r[%s%s] %d/%d runs", strings.Repeat("#", n), strings.Repeat(".", w-n), done, total)
+			if done == total {
+				fmt.Fprintln(ios.ErrOut)
+			}
+		}
+	}
+	baseline := tune.Run(rec, base, opt)
+	baseline.Samples = nil
+	rows := tune.Sweep(rec, sets, opt, progress)
+	recm := tune.Recommend(rows, &baseline)
+	rep := tune.Report{Schema: tune.Schema, Source: path, Target: rec.Target, Mode: opt.Mode.String(), Baseline: baseline, Rows: rows, Recommendation: recm}
+	if o.format == "json" {
+		enc := json.NewEncoder(ios.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return writeTuneTable(ios.Out, rep, axes)
+}
+
+func writeTuneTable(w io.Writer, rep tune.Report, axes []tune.Axis) error {
+	fmt.Fprintf(w, "what-if of %s (%s), %s loop\n\n", trace.Printable(rep.Source), trace.Printable(rep.Target), rep.Mode)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	hdr := "  "
+	for _, a := range axes {
+		hdr += a.Param + "\t"
+	}
+	fmt.Fprintln(tw, hdr+"utilisation\tp99\toverload\tdeferred\toscillation\tverdict\t")
+	for i, r := range rep.Rows {
+		mark := "  "
+		if rep.Recommendation.Found && i == rep.Recommendation.Index {
+			mark = "→ "
+		}
+		line := mark
+		for _, a := range axes {
+			v, _ := r.Params.Get(a.Param)
+			line += fmt.Sprintf("%g\t", v)
+		}
+		fmt.Fprintf(tw, "%s%.1f%%\t%.1f ms\t%d\t%.0f\t%.2f\t%s\t\n", line, 100*r.Utilisation, r.P99Ms, r.OverloadEpisodes, math.Round(r.Deferred), r.OscillationIndex, r.Verdict)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	b := rep.Baseline
+	fmt.Fprintf(w, "\nbaseline: utilisation %.1f%%, p99 %.1f ms, %d overload episodes, oscillation %.2f, %s\n", 100*b.Utilisation, b.P99Ms, b.OverloadEpisodes, b.OscillationIndex, b.Verdict)
+	if !rep.Recommendation.Found {
+		fmt.Fprintf(w, "no recommendation: %s\n", rep.Recommendation.Reason)
+		return nil
+	}
+	js, _ := json.Marshal(rep.Recommendation.Params)
+	fmt.Fprintf(w, "recommendation: %s\n  because: %s\n", js, rep.Recommendation.Reason)
+	return nil
+}
+

@@ -1,0 +1,335 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
+	"github.com/limitscope/limitscope/tune"
+)
+
+// TuneOptions configure the tuning view. Run and Write do the work (the
+// view only renders and routes keys).
+type TuneOptions struct {
+	Title    string
+	Baseline tune.Params
+	Mode     sim.Mode
+	// Run replays the trace with p in a mode.
+	Run func(p tune.Params, mode sim.Mode) tune.Row
+	// Write saves p and returns what it wrote.
+	Write func(p tune.Params) (string, error)
+	// RTT is the recorded RTT series; RecordedLimit the recorded limit
+	// (overlaid when the file has it).
+	RTTTimes, LimitTimes []time.Time
+	RTT, RecordedLimit   []float64
+	Chart                ChartStyle
+}
+
+var tuneSteps = map[string]float64{
+	"smoothing": 0.05, "min_limit": 1, "max_limit": 10, "cap": 10, "rtt_window": 10,
+	"gradient_floor": 0.05, "growth_threshold": 0.05, "loss_backoff": 0.05,
+}
+
+type tuneKeys struct {
+	Up, Down, Dec, Inc, Mode, Write, Reset, Quit key.Binding
+}
+
+func (k tuneKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Dec, k.Mode, k.Write, k.Reset, k.Quit}
+}
+
+func (k tuneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// TuneModel is the what-if tuning view.
+type TuneModel struct {
+	opt      TuneOptions
+	keys     tuneKeys
+	help     help.Model
+	params   tune.Params
+	mode     sim.Mode
+	cursor   int
+	typing   string
+	cur      tune.Row
+	base     tune.Row
+	seq      int
+	running  bool
+	msg      string
+	width    int
+	height   int
+	quitting bool
+}
+
+type tuneDone struct {
+	seq      int
+	row      tune.Row
+	baseline bool
+}
+
+// NewTune returns the tuning view; it runs the baseline at once.
+func NewTune(opt TuneOptions) TuneModel {
+	m := TuneModel{opt: opt, params: opt.Baseline, mode: opt.Mode, help: help.New(), width: 80, height: 24,
+		keys: tuneKeys{
+			Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
+			Down:  key.NewBinding(key.WithKeys("down", "j")),
+			Dec:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→ or type", "change")),
+			Inc:   key.NewBinding(key.WithKeys("right", "l")),
+			Mode:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "open/closed loop")),
+			Write: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write params")),
+			Reset: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "back to baseline")),
+			Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		}}
+	m.base = opt.Run(opt.Baseline, opt.Mode)
+	m.cur = m.base
+	return m
+}
+
+// Params returns the parameters chosen so far.
+func (m TuneModel) Params() tune.Params { return m.params }
+
+// Init does nothing: the baseline ran in NewTune.
+func (m TuneModel) Init() tea.Cmd { return nil }
+
+func (m *TuneModel) rerun() tea.Cmd {
+	m.seq++
+	m.running = true
+	seq, p, mode, run := m.seq, m.params, m.mode, m.opt.Run
+	return func() tea.Msg { return tuneDone{seq: seq, row: run(p, mode)} }
+}
+
+// Update routes keys and results.
+func (m TuneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+	case tuneDone:
+		if msg.baseline {
+			m.base = msg.row
+			return m, nil
+		}
+		if msg.seq == m.seq {
+			m.cur, m.running = msg.row, false
+		}
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	name := tune.Names[m.cursor]
+	s := msg.String()
+	if (len(s) == 1 && (s[0] >= '0' && s[0] <= '9' || s[0] == '.')) || (m.typing != "" && (msg.Type == tea.KeyBackspace || msg.Type == tea.KeyEnter || msg.Type == tea.KeyEsc)) {
+		switch msg.Type {
+		case tea.KeyBackspace:
+			m.typing = m.typing[:len(m.typing)-1]
+		case tea.KeyEsc:
+			m.typing = ""
+		case tea.KeyEnter:
+			v, err := strconv.ParseFloat(m.typing, 64)
+			m.typing = ""
+			if err != nil {
+				m.msg = "not a number"
+				return m, nil
+			}
+			return m.set(name, v)
+		default:
+			m.typing += s
+		}
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		m.quitting = true
+		return m, tea.Quit
+	case key.Matches(msg, m.keys.Up):
+		m.cursor = (m.cursor + len(tune.Names) - 1) % len(tune.Names)
+	case key.Matches(msg, m.keys.Down):
+		m.cursor = (m.cursor + 1) % len(tune.Names)
+	case key.Matches(msg, m.keys.Dec), key.Matches(msg, m.keys.Inc):
+		v, _ := m.params.Get(name)
+		step := tuneSteps[name]
+		if key.Matches(msg, m.keys.Dec) {
+			step = -step
+		}
+		return m.set(name, roundTo(v+step, step))
+	case key.Matches(msg, m.keys.Mode):
+		if m.mode == sim.OpenLoop {
+			m.mode = sim.ClosedLoop
+		} else {
+			m.mode = sim.OpenLoop
+		}
+		m.msg = "mode: " + m.mode.String() + " loop"
+		bp, mode, run := m.opt.Baseline, m.mode, m.opt.Run
+		return m, tea.Batch(m.rerun(), func() tea.Msg { return tuneDone{row: run(bp, mode), baseline: true} })
+	case key.Matches(msg, m.keys.Reset):
+		m.params = m.opt.Baseline
+		m.msg = "back to the baseline"
+		return m, m.rerun()
+	case key.Matches(msg, m.keys.Write):
+		if m.opt.Write == nil {
+			return m, nil
+		}
+		out, err := m.opt.Write(m.params)
+		if err != nil {
+			m.msg = err.Error()
+		} else {
+			m.msg = "wrote " + out
+		}
+	}
+	return m, nil
+}
+
+// roundTo snaps v to a multiple of step, without binary-fraction residue
+// (0.95, not 0.9500000000000001).
+func roundTo(v, step float64) float64 {
+	step = math.Abs(step)
+	x := math.Round(v/step) * step
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 10, 64), 64)
+	return r
+}
+
+func (m TuneModel) set(name string, v float64) (tea.Model, tea.Cmd) {
+	p := m.params
+	p.Set(name, v)
+	if err := p.Validate(); err != nil {
+		m.msg = err.Error()
+		return m, nil
+	}
+	m.params = p
+	m.msg = ""
+	return m, m.rerun()
+}
+
+// View renders the tuning screen.
+func (m TuneModel) View() string {
+	if m.quitting {
+		return ""
+	}
+	if m.width < 50 || m.height < 16 {
+		return fit(fmt.Sprintf("limitscope tune: the terminal is %d×%d; it needs at least 50×16", m.width, m.height), m.width)
+	}
+	var b strings.Builder
+	mode := "closed loop: the candidate runs against a downstream model fitted to the trace"
+	if m.mode == sim.OpenLoop {
+		mode = "open loop: recorded RTTs replayed as they were — blind to how a different limit would change them"
+	}
+	b.WriteString(fit(titleStyle.Render("limitscope · tune · "+trace.Printable(m.opt.Title)), m.width) + "\n")
+	b.WriteString(fit(dimStyle.Render(mode), m.width) + "\n")
+	panelW := 34
+	chartW := m.width - panelW - 1
+	chartsH := m.height - 2 - 2 - 8
+	if chartW < 30 {
+		chartW, panelW = m.width, 0
+	}
+	topH := max(3, chartsH*3/5)
+	botH := max(2, chartsH-topH-1)
+	var from, to time.Time
+	if n := len(m.opt.RTTTimes); n > 0 {
+		from, to = m.opt.RTTTimes[0], m.opt.RTTTimes[n-1]
+	}
+	var lim, inf, recLim Series
+	lim.Color, inf.Color, recLim.Color = colLimit, colInFlight, colRef
+	lim.Mark, inf.Mark, recLim.Mark = '#', '+', '.'
+	for _, s := range m.cur.Samples {
+		lim.Times, lim.Values = append(lim.Times, s.Time), append(lim.Values, s.Limit)
+		inf.Times, inf.Values = append(inf.Times, s.Time), append(inf.Values, s.InFlight)
+	}
+	recLim.Times, recLim.Values = m.opt.LimitTimes, m.opt.RecordedLimit
+	legend := lipgloss.NewStyle().Foreground(colLimit).Render("━ what-if limit") + " " + lipgloss.NewStyle().Foreground(colInFlight).Render("━ in-flight")
+	if len(recLim.Values) > 0 {
+		legend += " " + dimStyle.Render("━ recorded limit")
+	}
+	left := []string{fit(legend, chartW), Chart([]Series{recLim, inf, lim}, nil, from, to, chartW, topH, 0, m.opt.Chart, "")}
+	rtt := Series{Times: m.opt.RTTTimes, Values: m.opt.RTT, Color: colRTT, Mark: '.'}
+	left = append(left, fit(lipgloss.NewStyle().Foreground(colRTT).Render("━ recorded RTT (ms)"), chartW), Chart([]Series{rtt}, nil, from, to, chartW, botH, 0, m.opt.Chart, ""))
+	leftBlock := strings.Join(left, "\n")
+	if panelW > 0 {
+		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, leftBlock, " ", m.panel(panelW, topH+botH+2)))
+	} else {
+		b.WriteString(leftBlock)
+	}
+	b.WriteString("\n" + m.results())
+	status := m.msg
+	if m.typing != "" {
+		status = fmt.Sprintf("%s = %s▌ (enter to set, esc to cancel)", tune.Names[m.cursor], m.typing)
+	} else if m.running {
+		status = "re-running…"
+	}
+	b.WriteString("\n" + fit(dimStyle.Render(trace.Printable(status)), m.width))
+	b.WriteString("\n" + fit(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
+	return clampLines(b.String(), m.height, m.width)
+}
+
+func fmtParam(p tune.Params, name string) string {
+	v, _ := p.Get(name)
+	switch name {
+	case "rtt_window":
+		return (time.Duration(v * float64(time.Second))).String()
+	case "cap":
+		if v == 0 {
+			return "none"
+		}
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func (m TuneModel) panel(w, h int) string {
+	var lines []string
+	lines = append(lines, headerStyle.Render(pad("parameter", 18)+padLeft("value", 8)+padLeft("base", 8)))
+	for i, name := range tune.Names {
+		v := fmtParam(m.params, name)
+		bv := fmtParam(m.opt.Baseline, name)
+		line := pad(strings.ReplaceAll(name, "_", " "), 18) + padLeft(v, 8) + dimStyle.Render(padLeft(bv, 8))
+		if i == m.cursor {
+			line = selStyle.Render(pad(strings.ReplaceAll(name, "_", " "), 18)+padLeft(v, 8)) + dimStyle.Render(padLeft(bv, 8))
+		}
+		lines = append(lines, fit(line, w))
+	}
+	lines = append(lines, "", dimStyle.Render(fit("smoothing: the weight of the new", w)), dimStyle.Render(fit("target; higher oscillates more", w)))
+	return clampLines(strings.Join(lines, "\n"), h, w)
+}
+
+func delta(a, b float64, pct bool, lowerBetter bool) string {
+	d := a - b
+	s := ""
+	if pct {
+		s = fmt.Sprintf("%+.1f", 100*d)
+	} else {
+		s = fmt.Sprintf("%+.3g", d)
+	}
+	if d == 0 {
+		return dimStyle.Render("±0")
+	}
+	good := (d > 0) != lowerBetter
+	if good {
+		return lipgloss.NewStyle().Foreground(lipgloss.Color("76")).Render(s)
+	}
+	return lipgloss.NewStyle().Foreground(lipgloss.Color("203")).Render(s)
+}
+
+func (m TuneModel) results() string {
+	c, b := m.cur, m.base
+	row := func(label, cur, base, d string) string {
+		return fit(pad(label, 20)+padLeft(cur, 12)+padLeft(base, 12)+"  "+d, m.width)
+	}
+	lines := []string{
+		headerStyle.Render(row("result", "current", "baseline", "Δ")),
+		row("utilisation", fmt.Sprintf("%.1f%%", 100*c.Utilisation), fmt.Sprintf("%.1f%%", 100*b.Utilisation), delta(c.Utilisation, b.Utilisation, true, false)),
+		row("p99 latency", fmt.Sprintf("%.1fms", c.P99Ms), fmt.Sprintf("%.1fms", b.P99Ms), delta(c.P99Ms, b.P99Ms, false, true)),
+		row("overload episodes", fmt.Sprint(c.OverloadEpisodes), fmt.Sprint(b.OverloadEpisodes), delta(float64(c.OverloadEpisodes), float64(b.OverloadEpisodes), false, true)),
+		row("deferred", fmtNum(c.Deferred), fmtNum(b.Deferred), delta(c.Deferred, b.Deferred, false, true)),
+		row("oscillation index", fmt.Sprintf("%.2f", c.OscillationIndex), fmt.Sprintf("%.2f", b.OscillationIndex), delta(c.OscillationIndex, b.OscillationIndex, false, true)),
+		fit(pad("verdict", 20)+pad(" "+badge(c.Verdict, c.Verdict != ""), 24)+" "+badge(b.Verdict, b.Verdict != ""), m.width),
+	}
+	return strings.Join(lines, "\n")
+}
