@@ -253,4 +253,3 @@ func writeTuneTable(w io.Writer, rep tune.Report, axes []tune.Axis) error {
 	fmt.Fprintf(w, "recommendation: %s\n  because: %s\n", js, rep.Recommendation.Reason)
 	return nil
 }
-
