@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
 )
 
@@ -75,5 +78,21 @@ func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.O
 	if err != nil && ctx.Err() != nil {
 		return nil // interrupted: a clean stop
 	}
+	return err
+}
+
+// runLive feeds src into emit while the dashboard shows, then stops the
+// source and waits for it.
+func runLive(ctx context.Context, cancel context.CancelFunc, ios *IOStreams, o *dashOptions, src scrape.Source, emit func(trace.Sample), opt tui.Options) error {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		src.Run(ctx, emit)
+	}()
+	opt.Statuses = src.Statuses
+	err := runDashboard(ctx, ios, o, opt, nil)
+	cancel()
+	wg.Wait()
 	return err
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -74,12 +73,6 @@ func runDemo(ios *IOStreams, o *demoOptions) error {
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		src.Run(ctx, board.Push)
-	}()
 	refs := map[string]tui.Refs{}
 	for _, d := range demo.DefaultDownstreams {
 		refs[d.Name] = tui.Refs{MinLimit: limiter.DefaultMinLimit, Cap: float64(d.Cap)}
@@ -92,8 +85,5 @@ func runDemo(ios *IOStreams, o *demoOptions) error {
 		{Key: "o", Help: "oscillate", Do: w.Oscillate},
 		{Key: "r", Help: "reset", Do: w.Reset},
 	}
-	err = runDashboard(ctx, ios, &o.dash, tui.Options{Title: "demo " + w.MetricsURL, Board: board, Statuses: src.Statuses, Actions: actions, Refs: refs}, nil)
-	cancel()
-	wg.Wait()
-	return err
+	return runLive(ctx, cancel, ios, &o.dash, src, board.Push, tui.Options{Title: "demo " + w.MetricsURL, Board: board, Actions: actions, Refs: refs})
 }

@@ -55,15 +55,7 @@ func runWatch(ios *IOStreams, o *watchOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		src.Run(ctx, emit)
-	}()
-	err = runDashboard(ctx, ios, &o.dash, tui.Options{Title: "watch", Board: board, Statuses: src.Statuses}, nil)
-	cancel()
-	wg.Wait()
+	err = runLive(ctx, cancel, ios, &o.dash, src, emit, tui.Options{Title: "watch", Board: board})
 	if cerr := closeRec(); err == nil {
 		err = cerr
 	}

@@ -28,12 +28,6 @@ type labelled struct {
 	samples []trace.Sample
 }
 
-func fp(v float64) *float64 { return &v }
-func dp(v time.Duration) *sim.Duration {
-	x := sim.Duration(v)
-	return &x
-}
-
 // generate builds n traces per class from seed: scales (capacity 8…350),
 // sample intervals 1–15 s, latency noise σ 0.1–0.3, capacity steps, and mixed
 // episodes (healthy first, then the labelled story).

@@ -340,40 +340,54 @@ func (r *Reader) readCSV() (Sample, error) {
 			return r.finish(err)
 		}
 	}
+	line, term, lineNo, err := r.nextLine()
+	if err != nil {
+		return r.finish(err)
+	}
+	rec, term, err := r.splitCSV(line, term)
+	if err == nil && len(rec) != len(r.cols) {
+		err = r.errorf(lineNo, "the row has %d fields but the header has %d columns", len(rec), len(r.cols))
+	}
+	var s Sample
+	if err == nil {
+		s, err = r.csvSample(rec, lineNo)
+	}
+	if err != nil {
+		return r.rowError(err, term, lineNo)
+	}
+	return s, nil
+}
+
+// nextLine returns the next line that is not blank or a comment, whether it
+// ended with a newline, and its number; io.EOF at the end.
+func (r *Reader) nextLine() ([]byte, bool, int, error) {
 	for {
 		line, term, err := r.readLine()
 		if err == io.EOF {
-			return r.finish(io.EOF)
+			return nil, false, 0, io.EOF
 		}
 		if err != nil {
-			return r.finish(fmt.Errorf("reading %s: %w", r.name, err))
+			return nil, false, 0, fmt.Errorf("reading %s: %w", r.name, err)
 		}
-		if skippable(line) {
-			continue
+		if !skippable(line) {
+			return line, term, r.line, nil
 		}
-		lineNo := r.line
-		rec, term, err := r.splitCSV(line, term)
-		if err == nil && len(rec) != len(r.cols) {
-			err = r.errorf(lineNo, "the row has %d fields but the header has %d columns", len(rec), len(r.cols))
-		}
-		var s Sample
-		if err == nil {
-			s, err = r.csvSample(rec, lineNo)
-		}
-		if err != nil {
-			if !term && r.atEOF() {
-				msg := err.Error()
-				var pe *ParseError
-				if errors.As(err, &pe) {
-					msg = pe.Msg
-				}
-				r.warn(lineNo, "ignoring the truncated last line (was the writer killed?): %s", msg)
-				return r.finish(io.EOF)
-			}
-			return r.finish(err)
-		}
-		return s, nil
 	}
+}
+
+// rowError ends the read on a bad row, except that an unterminated last line
+// (a killed writer) is only a warning.
+func (r *Reader) rowError(err error, terminated bool, lineNo int) (Sample, error) {
+	if !terminated && r.atEOF() {
+		msg := err.Error()
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			msg = pe.Msg
+		}
+		r.warn(lineNo, "ignoring the truncated last line (was the writer killed?): %s", msg)
+		return r.finish(io.EOF)
+	}
+	return r.finish(err)
 }
 
 func (r *Reader) atEOF() bool {
@@ -519,28 +533,15 @@ func parseUnix(b []byte) (time.Time, error) {
 }
 
 func (r *Reader) readJSON() (Sample, error) {
-	for {
-		line, term, err := r.readLine()
-		if err == io.EOF {
-			return r.finish(io.EOF)
-		}
-		if err != nil {
-			return r.finish(fmt.Errorf("reading %s: %w", r.name, err))
-		}
-		if skippable(line) {
-			continue
-		}
-		lineNo := r.line
-		s, err := r.jsonSample(line, lineNo)
-		if err != nil {
-			if !term && r.atEOF() {
-				r.warn(lineNo, "ignoring the truncated last line (was the writer killed?)")
-				return r.finish(io.EOF)
-			}
-			return r.finish(err)
-		}
-		return s, nil
+	line, term, lineNo, err := r.nextLine()
+	if err != nil {
+		return r.finish(err)
 	}
+	s, err := r.jsonSample(line, lineNo)
+	if err != nil {
+		return r.rowError(err, term, lineNo)
+	}
+	return s, nil
 }
 
 func (r *Reader) jsonSample(line []byte, lineNo int) (Sample, error) {

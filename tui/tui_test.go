@@ -367,13 +367,11 @@ func BenchmarkBoardRefresh(b *testing.B) {
 }
 
 func tuneOpts() TuneOptions {
-	runs := 0
 	return TuneOptions{
 		Title:    "rtt.csv · orders · 1200 samples",
 		Baseline: tune.Defaults(),
 		Mode:     sim.ClosedLoop,
 		Run: func(p tune.Params, mode sim.Mode) tune.Row {
-			runs++
 			var s []trace.Sample
 			for i := 0; i < 300; i++ {
 				x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second)}

@@ -36,33 +36,6 @@ func validationScenario() Scenario {
 	return sc
 }
 
-func TestClosedLoopPredictsOtherSettings(t *testing.T) {
-	sc := validationScenario()
-	rec, err := Prepare("x", recordedRun(sc, 0.2).Samples)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name string
-		g    func() *limiter.Gradient
-		cap  int
-	}{
-		{"smoothing 0.05", func() *limiter.Gradient { return &limiter.Gradient{Smoothing: 0.05} }, 0},
-		{"smoothing 0.8", func() *limiter.Gradient { return &limiter.Gradient{Smoothing: 0.8} }, 0},
-		{"cap 25", func() *limiter.Gradient { return &limiter.Gradient{} }, 25},
-		{"max limit 40", func() *limiter.Gradient { return &limiter.Gradient{MaxLimit: 40} }, 0},
-		{"min limit 50", func() *limiter.Gradient { return &limiter.Gradient{MinLimit: 50} }, 0},
-	}
-	for _, c := range cases {
-		truth := runWith(sc, c.g(), c.cap)
-		pred := rec.Replay(c.g(), float64(c.cap), ClosedLoop)
-		t.Logf("%s: true utilisation %.3f, closed-loop prediction %.3f", c.name, truth.Utilisation, pred.Utilisation)
-		if math.Abs(truth.Utilisation-pred.Utilisation) > 0.05 {
-			t.Errorf("%s: prediction %.3f is more than 5 points from the true %.3f", c.name, pred.Utilisation, truth.Utilisation)
-		}
-	}
-}
-
 func TestOpenLoopFeedsRecordedRTTs(t *testing.T) {
 	sc := validationScenario()
 	sc.Duration = Duration(3 * time.Minute)

@@ -1,0 +1,36 @@
+//go:build !race
+
+// Slow, single-threaded simulation tests: make test runs this file without
+// the race detector (a second pass), where it is ten times faster.
+
+package diagnose
+
+import (
+	"testing"
+
+	"github.com/limitscope/limitscope/limiter/sim"
+)
+
+func TestSimulateOutputsGetSensibleVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the hour-long shoot-out")
+	}
+	sc, err := sim.Load("capacity-shift")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Class{
+		"static-low":   Healthy,       // bound by its own limit, never overloads
+		"static-high":  Degraded,      // a fixed limit cannot go lower while the min RTT climbs
+		"aimd":         Oscillating,   // the sawtooth
+		"gradient":     PipelineBound, // demand is below capacity after the deploy
+		"gradient-cap": PipelineBound,
+	}
+	for _, r := range sim.Shootout(sc, nil) {
+		d := Classify(r.Limiter, r.Samples, Options{})
+		t.Logf("%-13s %s (confidence %.2f)", r.Limiter, d.Class, d.Confidence)
+		if d.Class != want[r.Limiter] {
+			t.Errorf("%s: %s, want %s; findings %+v", r.Limiter, d.Class, want[r.Limiter], d.Findings)
+		}
+	}
+}
