@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -36,7 +37,14 @@ func (o *dashOptions) register(c *cobra.Command, window time.Duration) {
 	_ = c.RegisterFlagCompletionFunc("chart", cobra.FixedCompletions([]string{"braille", "block", "ascii"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
-func (o *dashOptions) board() (*diagnose.Board, error) {
+// board checks the flags and returns the dashboard's board. A dashboard
+// holds hours of many targets and runs for hours, so from here on the GC
+// collects at 50 % heap growth instead of 100 % (unless GOGC is set),
+// trading a little CPU for a smaller footprint.
+func (o *dashOptions) board(ios *IOStreams) (*diagnose.Board, error) {
+	if ios.getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
 	if _, ok := tui.ParseChartStyle(o.chart); !ok {
 		return nil, usageError(fmt.Errorf("--chart %q: use braille, block or ascii", o.chart))
 	}
@@ -50,6 +58,7 @@ func (o *dashOptions) board() (*diagnose.Board, error) {
 // or --plain is given, until the user quits, ctx ends or (plain replay) the
 // done channel closes.
 func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.Options, done <-chan struct{}) error {
+
 	if o.plain || !ios.OutTTY {
 		p := &tui.PlainPrinter{W: ios.Out}
 		tick := time.NewTicker(time.Second)

@@ -52,7 +52,7 @@ another terminal).`,
 }
 
 func runDemo(ios *IOStreams, o *demoOptions) error {
-	board, err := o.dash.board()
+	board, err := o.dash.board(ios)
 	if err != nil {
 		return err
 	}

@@ -100,47 +100,43 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 		outs = append(outs, out{format, path})
 	}
 
-	var samples []trace.Sample
-	var files, urls []string
+	// classify while reading; keep whole series only for HTML charts
+	needSeries := o.format == "html"
+	for _, ot := range outs {
+		needSeries = needSeries || ot.format == "html"
+	}
+	col := diagnose.NewCollector(diagnose.Options{Window: o.window}, needSeries)
+	found := false
+	push := func(s trace.Sample) {
+		if o.target == "" || s.Target == o.target {
+			found = true
+			col.Push(s)
+		}
+	}
+	var urls []string
 	for _, a := range args {
 		if isURL(a) {
 			urls = append(urls, a)
-		} else {
-			files = append(files, a)
+			continue
 		}
-	}
-	for _, path := range files {
-		s, _, err := trace.ReadFile(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) })
-		if err != nil {
+		if err := readEach(a, ios, push); err != nil {
 			return usageError(err)
 		}
-		samples = append(samples, s...)
 	}
 	if len(urls) > 0 || o.live.prom != "" {
 		s, err := collectLive(ios, &o.live, urls, o.duration)
 		if err != nil {
 			return err
 		}
-		samples = append(samples, s...)
-	}
-	if o.target != "" {
-		kept := samples[:0]
-		for _, s := range samples {
-			if s.Target == o.target {
-				kept = append(kept, s)
-			}
+		for _, x := range s {
+			push(x)
 		}
-		if len(kept) == 0 {
-			return usageError(fmt.Errorf("--target %q: no such target in the input", o.target))
-		}
-		samples = kept
 	}
-	results := diagnose.ClassifyAll(samples, diagnose.Options{Window: o.window})
-	series := map[string][]trace.Sample{}
-	for _, s := range samples {
-		series[s.Target] = append(series[s.Target], s)
+	if o.target != "" && !found {
+		return usageError(fmt.Errorf("--target %q: no such target in the input", o.target))
 	}
-	rep := diagnose.NewReport(strings.Join(args, " "), results, series, failOn)
+	rep := diagnose.NewReport(strings.Join(args, " "), col.Results(), col.Series(), failOn)
+	rep.Limits = col.Limits()
 	rep.Color = ios.OutTTY && !ios.NoColor
 
 	summary := func(format string) (io.Writer, func() error, error) {
@@ -191,6 +187,26 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 		return &ExitError{Code: rep.ExitCode}
 	}
 	return nil
+}
+
+// readEach streams a trace file's samples into push.
+func readEach(path string, ios *IOStreams, push func(trace.Sample)) error {
+	r, c, err := trace.Open(path, ios.In)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	r.Warn = func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) }
+	for {
+		s, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		push(s)
+	}
 }
 
 func validFormat(f string) bool {

@@ -40,18 +40,23 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	if o.speed <= 0 {
 		return usageError(fmt.Errorf("--speed %v: must be positive", o.speed))
 	}
-	board, err := o.dash.board()
+	board, err := o.dash.board(ios)
 	if err != nil {
 		return err
 	}
-	samples, _, err := trace.ReadFile(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) })
+	r, closer, err := trace.Open(path, ios.In)
 	if err != nil {
 		return usageError(err)
 	}
-	if len(samples) == 0 {
+	r.Warn = func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) }
+	pb, err := scrape.ReadPlayback(path, r)
+	closer.Close()
+	if err != nil {
+		return usageError(err)
+	}
+	if pb.Len() == 0 {
 		return usageError(fmt.Errorf("%s: the trace holds no samples", path))
 	}
-	pb := scrape.NewPlayback(path, samples)
 	pb.SetSpeed(o.speed)
 	pb.OnRewind = board.Reset
 	interactive := !(o.dash.plain || !ios.OutTTY)

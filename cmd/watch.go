@@ -41,7 +41,7 @@ verdict's evidence and recommendation. When stdout is not a terminal (or with
 }
 
 func runWatch(ios *IOStreams, o *watchOptions, args []string) error {
-	board, err := o.dash.board()
+	board, err := o.dash.board(ios)
 	if err != nil {
 		return err
 	}

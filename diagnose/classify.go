@@ -333,7 +333,7 @@ func (s *Stream) Push(smp trace.Sample) {
 	for s.head < len(s.buf) && s.buf[s.head].t < cut {
 		s.head++
 	}
-	if s.head > 1024 && s.head > len(s.buf)/2 {
+	if s.head > 64 && s.head > len(s.buf)/2 {
 		s.buf = s.buf[:copy(s.buf, s.buf[s.head:])]
 		s.head = 0
 	}

@@ -34,8 +34,10 @@ type Report struct {
 	ExitCode int      `json:"exit_code"`
 	// FailOn are the classes that fail the run.
 	FailOn []Class `json:"fail_on"`
-	// Series holds each target's samples for charts and sparklines.
+	// Series holds each target's samples for the HTML charts.
 	Series map[string][]trace.Sample `json:"-"`
+	// Limits holds each target's limit values for the text sparkline.
+	Limits map[string][]float64 `json:"-"`
 	// Color allows ANSI colour in the text report.
 	Color bool `json:"-"`
 }
@@ -228,7 +230,11 @@ func (r *Report) Text(w io.Writer) error {
 	for _, t := range r.Targets {
 		badge := strings.ToUpper(string(t.Class))
 		fmt.Fprintf(&b, "\n%s  %s  confidence %.2f, %d samples, %s\n", trace.Printable(t.Target), ansi(r.Color, classColor(t.Class), badge), t.Confidence, t.Samples, span(t.Start, t.End))
-		if l := limits(r.Series[t.Target]); len(l) > 0 {
+		l := r.Limits[t.Target]
+		if l == nil {
+			l = limits(r.Series[t.Target])
+		}
+		if len(l) > 0 {
 			fmt.Fprintf(&b, "  limit %s  mean %.1f, range %.1f – %.1f\n", Sparkline(l, 48), t.Stats.LimitMean, t.Stats.LimitMin, t.Stats.LimitMax)
 		}
 		for _, f := range t.Findings {

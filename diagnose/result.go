@@ -22,27 +22,65 @@ func Classify(target string, samples []trace.Sample, opt Options) Result {
 // ClassifyAll groups samples by target (in order of first appearance) and
 // classifies each.
 func ClassifyAll(samples []trace.Sample, opt Options) []Result {
-	streams := map[string]*Stream{}
-	var order []string
+	c := NewCollector(opt, false)
 	for i := range samples {
-		t := samples[i].Target
-		if t == "" {
-			t = trace.DefaultTarget
-		}
-		st, ok := streams[t]
-		if !ok {
-			st = NewStream(t, opt)
-			streams[t] = st
-			order = append(order, t)
-		}
-		st.Push(samples[i])
+		c.Push(samples[i])
 	}
-	out := make([]Result, 0, len(order))
-	for _, t := range order {
-		out = append(out, streams[t].Result())
+	return c.Results()
+}
+
+// Collector classifies samples of many targets as they stream in (a file
+// being read), keeping each target's limit values for sparklines and, when
+// asked, the whole series for charts.
+type Collector struct {
+	opt     Options
+	keep    bool
+	streams map[string]*Stream
+	order   []string
+	series  map[string][]trace.Sample
+	limits  map[string][]float64
+}
+
+// NewCollector returns a collector; keepSeries retains every sample (for
+// HTML charts).
+func NewCollector(opt Options, keepSeries bool) *Collector {
+	return &Collector{opt: opt, keep: keepSeries, streams: map[string]*Stream{}, series: map[string][]trace.Sample{}, limits: map[string][]float64{}}
+}
+
+// Push adds one sample.
+func (c *Collector) Push(s trace.Sample) {
+	if s.Target == "" {
+		s.Target = trace.DefaultTarget
+	}
+	st, ok := c.streams[s.Target]
+	if !ok {
+		st = NewStream(s.Target, c.opt)
+		c.streams[s.Target] = st
+		c.order = append(c.order, s.Target)
+	}
+	st.Push(s)
+	if s.Has(trace.FieldLimit) {
+		c.limits[s.Target] = append(c.limits[s.Target], s.Limit)
+	}
+	if c.keep {
+		c.series[s.Target] = append(c.series[s.Target], s)
+	}
+}
+
+// Results classifies every target, in order of first appearance.
+func (c *Collector) Results() []Result {
+	out := make([]Result, 0, len(c.order))
+	for _, t := range c.order {
+		out = append(out, c.streams[t].Result())
 	}
 	return out
 }
+
+// Series returns the kept samples per target (empty unless kept).
+func (c *Collector) Series() map[string][]trace.Sample { return c.series }
+
+// Limits returns each target's limit values in order.
+func (c *Collector) Limits() map[string][]float64 { return c.limits }
 
 // Samples returns how many samples the stream has taken.
 func (s *Stream) Samples() int { return s.n }

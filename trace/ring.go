@@ -7,12 +7,14 @@ import (
 )
 
 // Ring is a bounded series of one target's samples in time order: when full,
-// the oldest sample is overwritten. It is not safe for concurrent use; Store
+// the oldest sample is overwritten. Samples are held packed (40 bytes each,
+// values to float32 precision). It is not safe for concurrent use; Store
 // wraps rings with a lock.
 type Ring struct {
-	buf   []Sample
-	start int
-	n     int
+	buf    []Packed
+	start  int
+	n      int
+	target string
 }
 
 // NewRing returns a ring holding at most capacity samples (at least 1).
@@ -20,7 +22,7 @@ func NewRing(capacity int) *Ring {
 	if capacity < 1 {
 		capacity = 1
 	}
-	return &Ring{buf: make([]Sample, capacity)}
+	return &Ring{buf: make([]Packed, capacity)}
 }
 
 // Len returns the number of samples held.
@@ -29,19 +31,26 @@ func (r *Ring) Len() int { return r.n }
 // Cap returns the most samples the ring holds.
 func (r *Ring) Cap() int { return len(r.buf) }
 
-// Push appends s, dropping the oldest sample when full.
+// Push appends s, dropping the oldest sample when full. A ring holds one
+// target: the first sample's target names it.
 func (r *Ring) Push(s Sample) {
+	if r.n == 0 && r.target == "" {
+		r.target = s.Target
+	}
+	p := packValues(s, 0)
 	if r.n < len(r.buf) {
-		r.buf[(r.start+r.n)%len(r.buf)] = s
+		r.buf[(r.start+r.n)%len(r.buf)] = p
 		r.n++
 		return
 	}
-	r.buf[r.start] = s
+	r.buf[r.start] = p
 	r.start = (r.start + 1) % len(r.buf)
 }
 
 // At returns the i-th sample, oldest first (0 ≤ i < Len).
-func (r *Ring) At(i int) Sample { return r.buf[(r.start+i)%len(r.buf)] }
+func (r *Ring) At(i int) Sample { return unpackValues(r.buf[(r.start+i)%len(r.buf)], r.target) }
+
+func (r *Ring) nsAt(i int) int64 { return r.buf[(r.start+i)%len(r.buf)].ns }
 
 // Last returns the newest sample and whether there is one.
 func (r *Ring) Last() (Sample, bool) {
@@ -61,7 +70,8 @@ func (r *Ring) AppendTo(dst []Sample) []Sample {
 
 // Since appends the samples at or after t to dst, oldest first.
 func (r *Ring) Since(dst []Sample, t time.Time) []Sample {
-	i := sort.Search(r.n, func(i int) bool { return !r.At(i).Time.Before(t) })
+	tn := t.UnixNano()
+	i := sort.Search(r.n, func(i int) bool { return r.nsAt(i) >= tn })
 	for ; i < r.n; i++ {
 		dst = append(dst, r.At(i))
 	}

@@ -3,9 +3,11 @@ package trace
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -395,4 +397,26 @@ func TestPrintableStripsControlSequences(t *testing.T) {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestStoreHoldsAnHourOf100TargetsIn64MiB measures the heap a store takes for
+// 100 targets × 1 h at 1 s.
+func TestStoreHoldsAnHourOf100TargetsIn64MiB(t *testing.T) {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	st := NewStore(3600)
+	for i := 0; i < 3600; i++ {
+		for k := 0; k < 100; k++ {
+			st.Push(Sample{Time: time.Unix(int64(i), 0), Target: fmt.Sprintf("svc-%03d", k), Limit: 1, Fields: AllFields})
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	mib := float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+	t.Logf("store of 100 targets × 3600 samples: %.1f MiB", mib)
+	if mib > 64 {
+		t.Fatalf("%.1f MiB > 64 MiB", mib)
+	}
+	runtime.KeepAlive(st)
 }
