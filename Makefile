@@ -27,7 +27,7 @@ test: test-deps
 	$(GO) test -count=1 ./diagnose/ ./limiter/sim/
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m $(PKGS)
+	$(GO) test -p 1 -run '^$$' -bench . -benchmem -timeout 30m $(PKGS)
 
 fuzz:
 	$(GO) test ./trace -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime $(FUZZTIME)

@@ -333,7 +333,7 @@ func (s *Stream) Push(smp trace.Sample) {
 	for s.head < len(s.buf) && s.buf[s.head].t < cut {
 		s.head++
 	}
-	if s.head > 64 && s.head > len(s.buf)/2 {
+	if s.head > 512 && s.head > len(s.buf)/2 {
 		s.buf = s.buf[:copy(s.buf, s.buf[s.head:])]
 		s.head = 0
 	}
@@ -474,10 +474,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	flattenProbes(raw, times)
 	k := len(raw) / 3
 	w.limitFirst, w.limitLast = s.median(raw[:k]), s.median(raw[len(raw)-k:])
-	w.legs = s.countLegs(raw, times)
 	lims := append(s.lims[:0], raw...)
 	s.lims = lims
 	w.p10, w.limitMed, w.p90 = quantiles3(lims)
+	w.legs = s.countLegs(raw, times, oscLegFraction*w.limitMed)
 	if w.limitMed > 0 {
 		w.band = (w.p90 - w.p10) / w.limitMed
 	}
@@ -549,7 +549,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	w.noRejects = nr >= minWindowSamples && float64(withReject) < rareRejects*float64(nr)
 	if nd >= minWindowSamples {
 		w.dropFrac = float64(withDrop) / float64(nd)
-		w.dropFirst, w.dropLast = thirds(s, pts, func(p *point) (float64, bool) { return p.dropped, p.has&trace.FieldDropped != 0 })
+		if w.dropFrac >= errorPresence { // only error-acceleration needs the trend
+			w.dropFirst, w.dropLast = thirds(s, pts, func(p *point) (float64, bool) { return p.dropped, p.has&trace.FieldDropped != 0 })
+		}
 	}
 	s.vals = u
 
@@ -605,7 +607,7 @@ func thirds(s *Stream, pts []point, get func(*point) (float64, bool)) (float64, 
 // countLegs counts the limit's swings: moves of at least oscLegFraction of
 // the median against the previous direction, on the (probe-flattened) limit
 // median-filtered over probeFilterSpan.
-func (s *Stream) countLegs(raw []float64, times []int64) int {
+func (s *Stream) countLegs(raw []float64, times []int64, thr float64) int {
 	f := s.filtered[:0]
 	var win [maxFilterWidth]float64
 	span := int64(probeFilterSpan) / 2
@@ -619,19 +621,12 @@ func (s *Stream) countLegs(raw []float64, times []int64) int {
 			win[k] = raw[j]
 			k++
 		}
-		// insertion sort of at most 9 values
-		for a := 1; a < k; a++ {
-			for b := a; b > 0 && win[b] < win[b-1]; b-- {
-				win[b], win[b-1] = win[b-1], win[b]
-			}
-		}
-		f = append(f, win[k/2])
+		f = append(f, median9(&win, k))
 	}
 	s.filtered = f
 	if len(f) == 0 {
 		return 0
 	}
-	thr := oscLegFraction * s.median(f)
 	// zigzag: a leg ends when the value moves thr against the running
 	// extreme of the current direction
 	legs, dir := 0, 0
@@ -663,6 +658,31 @@ func (s *Stream) countLegs(raw []float64, times []int64) int {
 	}
 	return legs
 }
+
+// median9 returns the median of the first k (≤ 9) values of w, reordering
+// them; k = 3 and k = 5 (a 5 s span at 1 s sampling, the common case) use
+// branch-light min/max networks instead of sorting.
+func median9(w *[maxFilterWidth]float64, k int) float64 {
+	switch k {
+	case 1:
+		return w[0]
+	case 3:
+		return med3(w[0], w[1], w[2])
+	case 5:
+		a, b, c, d, e := w[0], w[1], w[2], w[3], w[4]
+		// the larger of the pairs' minima and the smaller of their maxima
+		// bracket the median with e
+		return med3(e, max(min(a, b), min(c, d)), min(max(a, b), max(c, d)))
+	}
+	for i := 1; i < k; i++ {
+		for j := i; j > 0 && w[j] < w[j-1]; j-- {
+			w[j], w[j-1] = w[j-1], w[j]
+		}
+	}
+	return w[k/2]
+}
+
+func med3(a, b, c float64) float64 { return max(min(a, b), min(max(a, b), c)) }
 
 // flattenProbes replaces re-probe dips in place by the level before them.
 func flattenProbes(v []float64, t []int64) {

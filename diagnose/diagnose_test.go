@@ -252,3 +252,31 @@ func TestQuantileSelectionMatchesSorting(t *testing.T) {
 		}
 	}
 }
+
+func TestMedianNetworksMatchSorting(t *testing.T) {
+	vals := []float64{1, 2, 2, 3, 5}
+	check := func(a []float64) {
+		var w [maxFilterWidth]float64
+		copy(w[:], a)
+		s := append([]float64(nil), a...)
+		sort.Float64s(s)
+		if got := median9(&w, len(a)); got != s[len(a)/2] {
+			t.Fatalf("median of %v = %v, want %v", a, got, s[len(a)/2])
+		}
+	}
+	var perm func(a []float64, k int)
+	perm = func(a []float64, k int) {
+		if k == len(a) {
+			check(a)
+			check(a[:3])
+			check(a[:4])
+			return
+		}
+		for i := k; i < len(a); i++ {
+			a[k], a[i] = a[i], a[k]
+			perm(a, k+1)
+			a[k], a[i] = a[i], a[k]
+		}
+	}
+	perm(vals, 0)
+}
