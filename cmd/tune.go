@@ -193,18 +193,17 @@ func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *sim.Recorded, b
 			return usageError(fmt.Errorf("--sweep produces invalid parameters: %w", err))
 		}
 	}
+	// a progress bar on stderr once the sweep has run for a second
 	start := time.Now()
 	progress := func(done, total int) {
-		if time.Since(start) < time.Second && done < total {
+		if time.Since(start) < time.Second {
 			return
 		}
-		if time.Since(start) >= time.Second || done == total && time.Since(start) >= time.Second {
-			const w = 30
-			n := done * w / total
-			fmt.Fprintf(ios.ErrOut, "\r[%s%s] %d/%d runs", strings.Repeat("#", n), strings.Repeat(".", w-n), done, total)
-			if done == total {
-				fmt.Fprintln(ios.ErrOut)
-			}
+		const w = 30
+		n := done * w / total
+		fmt.Fprintf(ios.ErrOut, "\r[%s%s] %d/%d runs", strings.Repeat("#", n), strings.Repeat(".", w-n), done, total)
+		if done == total {
+			fmt.Fprintln(ios.ErrOut)
 		}
 	}
 	baseline := tune.Run(rec, base, opt)

@@ -11,17 +11,15 @@ import (
 // its target's ring buffer and streaming classifier. It is what a live
 // dashboard reads; it is safe for concurrent use.
 type Board struct {
-	mu      sync.Mutex
-	opt     Options
+	mu sync.Mutex
+	streamSet
 	store   *trace.Store
-	streams map[string]*Stream
-	order   []string
 	version uint64
 }
 
 // NewBoard keeps perTarget samples of history per target.
 func NewBoard(perTarget int, opt Options) *Board {
-	return &Board{opt: opt, store: trace.NewStore(perTarget), streams: map[string]*Stream{}}
+	return &Board{streamSet: newStreamSet(opt), store: trace.NewStore(perTarget)}
 }
 
 // Push adds one sample.
@@ -30,13 +28,7 @@ func (b *Board) Push(s trace.Sample) {
 		s.Target = trace.DefaultTarget
 	}
 	b.mu.Lock()
-	st, ok := b.streams[s.Target]
-	if !ok {
-		st = NewStream(s.Target, b.opt)
-		b.streams[s.Target] = st
-		b.order = append(b.order, s.Target)
-	}
-	st.Push(s)
+	b.stream(s.Target).Push(s)
 	b.version++
 	store := b.store
 	b.mu.Unlock()
@@ -48,8 +40,7 @@ func (b *Board) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.store = trace.NewStore(b.store.Capacity())
-	b.streams = map[string]*Stream{}
-	b.order = nil
+	b.streamSet = newStreamSet(b.opt)
 	b.version++
 }
 

@@ -33,18 +33,39 @@ func ClassifyAll(samples []trace.Sample, opt Options) []Result {
 // being read), keeping each target's limit values for sparklines and, when
 // asked, the whole series for charts.
 type Collector struct {
+	streamSet
+	keep   bool
+	series map[string][]trace.Sample
+	limits map[string][]float64
+}
+
+// streamSet is one Stream per target, in order of first appearance.
+type streamSet struct {
 	opt     Options
-	keep    bool
 	streams map[string]*Stream
 	order   []string
-	series  map[string][]trace.Sample
-	limits  map[string][]float64
+}
+
+func newStreamSet(opt Options) streamSet {
+	return streamSet{opt: opt, streams: map[string]*Stream{}}
+}
+
+// stream returns target's stream, creating it on first use ("" is the
+// default target).
+func (ss *streamSet) stream(target string) *Stream {
+	st, ok := ss.streams[target]
+	if !ok {
+		st = NewStream(target, ss.opt)
+		ss.streams[target] = st
+		ss.order = append(ss.order, target)
+	}
+	return st
 }
 
 // NewCollector returns a collector; keepSeries retains every sample (for
 // HTML charts).
 func NewCollector(opt Options, keepSeries bool) *Collector {
-	return &Collector{opt: opt, keep: keepSeries, streams: map[string]*Stream{}, series: map[string][]trace.Sample{}, limits: map[string][]float64{}}
+	return &Collector{streamSet: newStreamSet(opt), keep: keepSeries, series: map[string][]trace.Sample{}, limits: map[string][]float64{}}
 }
 
 // Push adds one sample.
@@ -52,13 +73,7 @@ func (c *Collector) Push(s trace.Sample) {
 	if s.Target == "" {
 		s.Target = trace.DefaultTarget
 	}
-	st, ok := c.streams[s.Target]
-	if !ok {
-		st = NewStream(s.Target, c.opt)
-		c.streams[s.Target] = st
-		c.order = append(c.order, s.Target)
-	}
-	st.Push(s)
+	c.stream(s.Target).Push(s)
 	if s.Has(trace.FieldLimit) {
 		c.limits[s.Target] = append(c.limits[s.Target], s.Limit)
 	}

@@ -320,9 +320,8 @@ func BenchmarkViewFiftyTargetsAndADetailChart(b *testing.B) {
 	})
 }
 
-// BenchmarkKeyToRepaint is one key press (move the selection) and the frame
-// it repaints, with 100 targets holding an hour of history at 1 s.
-func BenchmarkKeyToRepaint(b *testing.B) {
+// hourOf100Targets is a board holding an hour of 100 targets at 1 s.
+func hourOf100Targets() *diagnose.Board {
 	bd := diagnose.NewBoard(3600, diagnose.Options{})
 	for i := 0; i < 3600; i++ {
 		for k := 0; k < 100; k++ {
@@ -334,6 +333,13 @@ func BenchmarkKeyToRepaint(b *testing.B) {
 			bd.Push(s)
 		}
 	}
+	return bd
+}
+
+// BenchmarkKeyToRepaint is one key press (move the selection) and the frame
+// it repaints, with 100 targets holding an hour of history at 1 s.
+func BenchmarkKeyToRepaint(b *testing.B) {
+	bd := hourOf100Targets()
 	m := tea.Model(New(Options{Title: "watch", Board: bd, Now: func() time.Time { return t0.Add(time.Hour) }}))
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 50}, tickMsg(t0))
 	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
@@ -351,15 +357,7 @@ func BenchmarkKeyToRepaint(b *testing.B) {
 // BenchmarkBoardRefresh is the per-tick work of a live dashboard with 100
 // targets: re-reading every row and its live verdict.
 func BenchmarkBoardRefresh(b *testing.B) {
-	bd := diagnose.NewBoard(3600, diagnose.Options{})
-	for i := 0; i < 3600; i++ {
-		for k := 0; k < 100; k++ {
-			s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: fmt.Sprintf("svc-%03d", k)}
-			s.Set(trace.FieldLimit, 40+float64(i%13))
-			s.Set(trace.FieldInFlight, 38)
-			bd.Push(s)
-		}
-	}
+	bd := hourOf100Targets()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		bd.Rows()
