@@ -245,15 +245,12 @@ func (p Permit) Release(o Outcome) {
 	}
 }
 
-// trackMinLocked keeps a minimum RTT for limiters that do not report one.
+// trackMinLocked keeps a 2-minute windowed minimum RTT, reported for
+// limiters that keep none (AIMD, Fixed).
 func (g *Gate) trackMinLocked(now time.Time, rtt time.Duration) {
-	if _, ok := g.cfg.Limiter.(MinRTTReporter); ok {
-		return
-	}
-	if g.rttMin == 0 || rtt < g.rttMin || now.Sub(g.minSince) > DefaultRTTWindow {
-		if g.rttMin == 0 || now.Sub(g.minSince) > DefaultRTTWindow {
-			g.minSince = now
-		}
+	if g.rttMin == 0 || now.Sub(g.minSince) > DefaultRTTWindow {
+		g.rttMin, g.minSince = rtt, now
+	} else if rtt < g.rttMin {
 		g.rttMin = rtt
 	}
 }
@@ -287,7 +284,7 @@ func (g *Gate) Stats() Stats {
 		Dropped:    g.dropped,
 		Rejected:   g.rejected,
 	}
-	if r, ok := g.cfg.Limiter.(MinRTTReporter); ok {
+	if r, ok := g.cfg.Limiter.(MinRTTReporter); ok && r.MinRTT() > 0 {
 		s.MinRTT = r.MinRTT()
 	}
 	return s
