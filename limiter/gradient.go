@@ -201,11 +201,13 @@ func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, drop
 	} else if gradient > 1 {
 		gradient = 1
 	}
-	allowance := 0.0
+	// limit·(1−s) + (limit·gradient + allowance)·s, arranged so that only
+	// the square root and one multiply-add sit on the serial chain from one
+	// sample's limit to the next
+	next := g.limit * (1 - g.Smoothing + g.Smoothing*gradient)
 	if float64(inFlight) >= g.limit*g.GrowthThreshold {
-		allowance = math.Sqrt(g.limit)
+		next += g.Smoothing * math.Sqrt(g.limit)
 	}
-	target := g.limit*gradient + allowance
-	g.limit = clamp(g.limit*(1-g.Smoothing)+target*g.Smoothing, g.MinLimit, g.MaxLimit)
+	g.limit = clamp(next, g.MinLimit, g.MaxLimit)
 	return g.limit
 }

@@ -31,9 +31,11 @@ type Recorded struct {
 	noise  []float64 // recorded RTT / model RTT at the recorded in-flight
 	// pts packs what Replay reads per sample into one small record, so a
 	// replay streams one array instead of ten.
-	pts   []replayPoint
-	model []modelPoint
-	t0    time.Time
+	pts    []replayPoint
+	chain  []chainPoint // what the open-loop limiter chain reads, 16 bytes a sample
+	model  []modelPoint
+	t0     time.Time
+	maxGap int64 // the longest interval between samples, ns
 	// HasInFlight says whether the trace recorded in-flight.
 	HasInFlight bool
 	// HasLimit says whether the trace recorded the limit (overlaid in the UI).
@@ -69,6 +71,12 @@ type replayPoint struct {
 	inF    float32 // NaN when not measured
 	capac  float32
 	lambda float32 // arrivals per ms
+}
+
+type chainPoint struct {
+	dt  uint32  // ns since the previous sample
+	rtt float32 // negative for a loss
+	inF float32
 }
 
 type modelPoint struct {
@@ -131,6 +139,7 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 	r.t0 = r.t[0]
 	r.pts = make([]replayPoint, len(r.t))
 	r.model = make([]modelPoint, len(r.t))
+	r.chain = make([]chainPoint, len(r.t))
 	for i := range r.pts {
 		rtt := float32(r.rtt[i])
 		if r.drop[i] {
@@ -138,6 +147,12 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		}
 		r.pts[i] = replayPoint{ns: int64(r.t[i].Sub(r.t0)), rtt: rtt, inF: float32(r.inF[i]), capac: float32(r.capac[i]), lambda: float32(r.lambda[i])}
 		r.model[i] = modelPoint{base: float32(r.base[i]), noise: float32(r.noise[i])}
+		r.chain[i] = chainPoint{rtt: r.pts[i].rtt, inF: r.pts[i].inF}
+		if i > 0 {
+			gap := r.pts[i].ns - r.pts[i-1].ns
+			r.maxGap = max(r.maxGap, gap)
+			r.chain[i].dt = uint32(min(gap, math.MaxUint32))
+		}
 	}
 	return r, nil
 }
@@ -307,25 +322,15 @@ func (r *Recorded) Replay(g *limiter.Gradient, cap float64, mode Mode) WhatIf {
 // ReplayWindow is Replay with the limiter's sample window given.
 func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, window time.Duration) WhatIf {
 	g.Reset()
+	if mode == OpenLoop && r.fineFor(window) {
+		return r.replayOpen(g, cap)
+	}
 	pts := r.pts
 	n := len(pts)
-	res := WhatIf{Mode: mode}
-	step := 1
-	if span := pts[n-1].ns; span > 0 && n > 1 {
-		step = max(1, int(float64(n)/(float64(span)/1e9)))
-	}
-	hist := &weightedHist{}
-	var utilSum, capSum, minuteLat, minuteW, minuteBase float64
-	var minuteN int
-	var minuteStart int64
-	var deferred, prev, oscSum float64
-	var oscN int
-	lims := make([]float64, 0, n/step+1)
-	res.Samples = make([]trace.Sample, 0, n/step+1)
+	st := newReplayStats(r, mode)
 	limit := g.Limit()
 	win := int64(window)
 	t0 := r.t0.UnixNano()
-	nextPoint := 0
 	// closed loop: the RTT observed now is that of requests sent about one
 	// base latency ago, so it reflects the in-flight of d sample windows
 	// back (a delay line); this lag is what makes a high smoothing overshoot
@@ -350,21 +355,10 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 			}
 		}
 		for k := 0; k < sub; k++ {
-			L = limit
-			if cap > 0 && L > cap {
-				L = cap
-			}
-			L = math.Floor(L)
+			L = capFloor(limit, cap)
 			inflate := 1.0
 			if mode == OpenLoop {
-				d := float64(p.inF)
-				if d != d { // not measured
-					d = L
-				}
-				N = d
-				if L < N {
-					N = L
-				}
+				N = openInFlight(p, L)
 				rtt = recRTT
 			} else {
 				B := float64(r.model[i].base)
@@ -393,63 +387,201 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 				at += dt * int64(k) / int64(sub)
 			}
 			limit = g.ObserveNanos(t0+at, time.Duration(rtt*1e6), int(math.Ceil(N)), drop && k == 0)
-			busy := N
-			if busy > C {
-				busy = C
-			}
+			busy := min(N, C)
 			thr := N / rtt // throughput, requests per ms
 			if sub > 1 || inflate != 1 {
 				fs := float64(sub)
 				busy = busy / inflate / fs
 				thr /= fs
 			}
-			utilSum += busy
-			if thr > 0 {
-				hist.add(int64(rtt*1e6), thr)
-				minuteLat += rtt * thr
-				minuteW += thr
+			st.work(rtt, busy, thr)
+		}
+		st.sample(i, N, L, rtt, g.MinRTT)
+	}
+	return st.finish()
+}
+
+// capFloor is the enforced limit: under the cap, whole requests.
+func capFloor(limit, cap float64) float64 {
+	if cap > 0 && limit > cap {
+		limit = cap
+	}
+	return math.Floor(limit)
+}
+
+// openInFlight is the open-loop in-flight: the recorded one (the limit when
+// not measured) under the candidate's limit.
+func openInFlight(p *replayPoint, L float64) float64 {
+	d := float64(p.inF)
+	if d != d { // not measured
+		d = L
+	}
+	return min(d, L)
+}
+
+// fineFor reports whether no recorded interval spans two sample windows, so
+// an open-loop replay needs no sub-steps (and every gap fits the chain's
+// 32-bit deltas).
+func (r *Recorded) fineFor(window time.Duration) bool {
+	return r.maxGap < math.MaxUint32 && (window <= 0 || r.maxGap < 2*int64(window))
+}
+
+// replayChunk is how many samples the open-loop limiter chain hands over
+// at a time to the statistics goroutine.
+const replayChunk = 1 << 15
+
+// replayOpen is the open-loop replay of a fine-grained trace in two
+// pipelined passes: the serial limiter chain (the floor of any replay) runs
+// here and records each sample's enforced limit; the statistics follow on
+// another goroutine a chunk behind, so the chain is most of the wall time.
+// It computes exactly what the general loop does.
+func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
+	pts := r.pts
+	n := len(pts)
+	st := newReplayStats(r, OpenLoop)
+	lims := make([]float32, n)         // each sample's enforced limit (whole numbers: exact)
+	mins := make([]int64, n/st.step+2) // the limiter's min RTT at each output point
+	chunks := make(chan int, n/replayChunk+1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		from, point := 0, 0
+		for end := range chunks {
+			for i := from; i < end; i++ {
+				p := &pts[i]
+				L := float64(lims[i])
+				N := openInFlight(p, L)
+				rtt := math.Abs(float64(p.rtt))
+				st.work(rtt, min(N, float64(p.capac)), N/rtt)
+				var m time.Duration
+				if i == st.nextPoint {
+					m = time.Duration(mins[point])
+					point++
+				}
+				st.sample(i, N, L, rtt, func() time.Duration { return m })
+			}
+			from = end
+		}
+	}()
+	t0 := r.t0.UnixNano()
+	limit := g.Limit()
+	nextPoint, point := 0, 0
+	chain := r.chain
+	now := t0
+	for from := 0; from < n; from += replayChunk {
+		end := min(from+replayChunk, n)
+		for i := from; i < end; i++ {
+			c := &chain[i]
+			now += int64(c.dt)
+			L := capFloor(limit, cap)
+			N := float64(c.inF)
+			if N != N || N > L { // not measured, or above the limit
+				N = L
+			}
+			rtt, drop := float64(c.rtt), false
+			if rtt < 0 {
+				rtt, drop = -rtt, true
+			}
+			limit = g.ObserveNanos(now, time.Duration(rtt*1e6), int(math.Ceil(N)), drop)
+			lims[i] = float32(L)
+			if i == nextPoint {
+				nextPoint += st.step
+				mins[point] = int64(g.MinRTT())
+				point++
 			}
 		}
-		// demand above what was sent, as a rate, over the interval
-		if i > 0 {
-			if miss := float64(p.lambda) - N/rtt; miss > 0 {
-				deferred += miss * float64(p.ns-pts[i-1].ns) * 1e-6
-			}
-		}
-		capSum += C
-		minuteBase += float64(r.model[i].base)
-		minuteN++
-		if p.ns-minuteStart >= int64(time.Minute) || i == n-1 {
-			if minuteW > 0 && minuteLat/minuteW > 2*minuteBase/float64(minuteN) {
-				res.OverloadEpisodes++
-			}
-			minuteStart, minuteLat, minuteW, minuteBase, minuteN = p.ns, 0, 0, 0, 0
-		}
-		if i == nextPoint {
-			nextPoint += step
-			s := trace.Sample{Time: r.t0.Add(time.Duration(p.ns)), Target: r.Target}
-			s.Set(trace.FieldLimit, L)
-			s.Set(trace.FieldInFlight, math.Round(N))
-			if m := g.MinRTT(); m > 0 {
-				s.Set(trace.FieldRTTMin, float64(m)/1e6)
-			}
-			s.Set(trace.FieldRTT, rtt)
-			res.Samples = append(res.Samples, s)
-			lims = append(lims, L)
-			if len(lims) > 1 {
-				oscSum += math.Abs(L - prev)
-				oscN++
-			}
-			prev = L
+		chunks <- end
+	}
+	close(chunks)
+	<-done
+	return st.finish()
+}
+
+// replayStats accumulates a replay's statistics sample by sample.
+type replayStats struct {
+	r                                               *Recorded
+	res                                             WhatIf
+	hist                                            *weightedHist
+	utilSum, capSum, minuteLat, minuteW, minuteBase float64
+	minuteN                                         int
+	minuteStart                                     int64
+	deferred, prev, oscSum                          float64
+	oscN                                            int
+	lims                                            []float64
+	step, nextPoint                                 int
+}
+
+func newReplayStats(r *Recorded, mode Mode) *replayStats {
+	n := len(r.pts)
+	step := 1
+	if span := r.pts[n-1].ns; span > 0 && n > 1 {
+		step = max(1, int(float64(n)/(float64(span)/1e9)))
+	}
+	st := &replayStats{r: r, res: WhatIf{Mode: mode}, hist: &weightedHist{}, step: step}
+	st.lims = make([]float64, 0, n/step+1)
+	st.res.Samples = make([]trace.Sample, 0, n/step+1)
+	return st
+}
+
+// work adds one observation: its RTT, the capacity it kept busy and its
+// throughput (requests per ms).
+func (st *replayStats) work(rtt, busy, thr float64) {
+	st.utilSum += busy
+	if thr > 0 {
+		st.hist.add(int64(rtt*1e6), thr)
+		st.minuteLat += rtt * thr
+		st.minuteW += thr
+	}
+}
+
+// sample closes recorded sample i with its last observation's in-flight,
+// limit and RTT; minRTT is read only at output points.
+func (st *replayStats) sample(i int, N, L, rtt float64, minRTT func() time.Duration) {
+	pts := st.r.pts
+	p := &pts[i]
+	// demand above what was sent, as a rate, over the interval
+	if i > 0 {
+		if miss := float64(p.lambda) - N/rtt; miss > 0 {
+			st.deferred += miss * float64(p.ns-pts[i-1].ns) * 1e-6
 		}
 	}
-	res.Utilisation = utilSum / capSum
-	res.P99Ms = hist.quantile(0.99) / 1e6
-	res.Deferred = deferred
-	if oscN > 0 {
-		sort.Float64s(lims)
-		if med := lims[len(lims)/2]; med > 0 {
-			res.OscillationIndex = 100 * oscSum / float64(oscN) / med
+	st.capSum += float64(p.capac)
+	st.minuteBase += float64(st.r.model[i].base)
+	st.minuteN++
+	if p.ns-st.minuteStart >= int64(time.Minute) || i == len(pts)-1 {
+		if st.minuteW > 0 && st.minuteLat/st.minuteW > 2*st.minuteBase/float64(st.minuteN) {
+			st.res.OverloadEpisodes++
+		}
+		st.minuteStart, st.minuteLat, st.minuteW, st.minuteBase, st.minuteN = p.ns, 0, 0, 0, 0
+	}
+	if i == st.nextPoint {
+		st.nextPoint += st.step
+		s := trace.Sample{Time: st.r.t0.Add(time.Duration(p.ns)), Target: st.r.Target}
+		s.Set(trace.FieldLimit, L)
+		s.Set(trace.FieldInFlight, math.Round(N))
+		if m := minRTT(); m > 0 {
+			s.Set(trace.FieldRTTMin, float64(m)/1e6)
+		}
+		s.Set(trace.FieldRTT, rtt)
+		st.res.Samples = append(st.res.Samples, s)
+		st.lims = append(st.lims, L)
+		if len(st.lims) > 1 {
+			st.oscSum += math.Abs(L - st.prev)
+			st.oscN++
+		}
+		st.prev = L
+	}
+}
+
+func (st *replayStats) finish() WhatIf {
+	res := st.res
+	res.Utilisation = st.utilSum / st.capSum
+	res.P99Ms = st.hist.quantile(0.99) / 1e6
+	res.Deferred = st.deferred
+	if st.oscN > 0 {
+		sort.Float64s(st.lims)
+		if med := st.lims[len(st.lims)/2]; med > 0 {
+			res.OscillationIndex = 100 * st.oscSum / float64(st.oscN) / med
 		}
 	}
 	return res
