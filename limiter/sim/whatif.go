@@ -31,11 +31,16 @@ type Recorded struct {
 	noise  []float64 // recorded RTT / model RTT at the recorded in-flight
 	// pts packs what Replay reads per sample into one small record, so a
 	// replay streams one array instead of ten.
-	pts    []replayPoint
-	chain  []chainPoint // what the open-loop limiter chain reads, 16 bytes a sample
-	model  []modelPoint
-	t0     time.Time
-	maxGap int64 // the longest interval between samples, ns
+	pts   []replayPoint
+	chain []chainPoint // what the open-loop limiter chain reads, 12 bytes a sample
+	// chainRTT and chainInF are the chain's inputs as two arrays, and
+	// chainStep the sampling interval when it is regular (0 otherwise):
+	// the open loop then streams 8 bytes a sample
+	chainRTT, chainInF []float32
+	chainStep          int64
+	model              []modelPoint
+	t0                 time.Time
+	maxGap             int64 // the longest interval between samples, ns
 	// HasInFlight says whether the trace recorded in-flight.
 	HasInFlight bool
 	// HasLimit says whether the trace recorded the limit (overlaid in the UI).
@@ -76,7 +81,7 @@ type replayPoint struct {
 type chainPoint struct {
 	dt  uint32  // ns since the previous sample
 	rtt float32 // negative for a loss
-	inF float32
+	inF float32 // recorded in-flight rounded up; +Inf when not measured
 }
 
 type modelPoint struct {
@@ -140,6 +145,8 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 	r.pts = make([]replayPoint, len(r.t))
 	r.model = make([]modelPoint, len(r.t))
 	r.chain = make([]chainPoint, len(r.t))
+	r.chainRTT = make([]float32, len(r.t))
+	r.chainInF = make([]float32, len(r.t))
 	for i := range r.pts {
 		rtt := float32(r.rtt[i])
 		if r.drop[i] {
@@ -147,11 +154,24 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		}
 		r.pts[i] = replayPoint{ns: int64(r.t[i].Sub(r.t0)), rtt: rtt, inF: float32(r.inF[i]), capac: float32(r.capac[i]), lambda: float32(r.lambda[i])}
 		r.model[i] = modelPoint{base: float32(r.base[i]), noise: float32(r.noise[i])}
-		r.chain[i] = chainPoint{rtt: r.pts[i].rtt, inF: r.pts[i].inF}
+		inF := float32(math.Ceil(r.inF[i]))
+		if math.IsNaN(r.inF[i]) {
+			inF = float32(math.Inf(1))
+		}
+		r.chain[i] = chainPoint{rtt: r.pts[i].rtt, inF: inF}
+		r.chainRTT[i], r.chainInF[i] = r.pts[i].rtt, inF
 		if i > 0 {
 			gap := r.pts[i].ns - r.pts[i-1].ns
 			r.maxGap = max(r.maxGap, gap)
 			r.chain[i].dt = uint32(min(gap, math.MaxUint32))
+		}
+	}
+	if n := len(r.pts); n > 1 {
+		r.chainStep = r.pts[1].ns - r.pts[0].ns
+		for i := 2; i < n && r.chainStep > 0; i++ {
+			if r.pts[i].ns-r.pts[i-1].ns != r.chainStep {
+				r.chainStep = 0
+			}
 		}
 	}
 	return r, nil
@@ -322,7 +342,7 @@ func (r *Recorded) Replay(g *limiter.Gradient, cap float64, mode Mode) WhatIf {
 // ReplayWindow is Replay with the limiter's sample window given.
 func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, window time.Duration) WhatIf {
 	g.Reset()
-	if mode == OpenLoop && r.fineFor(window) {
+	if mode == OpenLoop && r.fineFor(window) && limitFits(g, cap) {
 		return r.replayOpen(g, cap)
 	}
 	pts := r.pts
@@ -426,6 +446,16 @@ func (r *Recorded) fineFor(window time.Duration) bool {
 	return r.maxGap < math.MaxUint32 && (window <= 0 || r.maxGap < 2*int64(window))
 }
 
+// limitFits reports whether every enforced limit fits the pipelined replay's
+// 16-bit record of it.
+func limitFits(g *limiter.Gradient, cap float64) bool {
+	top := g.MaxLimit
+	if cap > 0 {
+		top = min(top, cap)
+	}
+	return top < math.MaxUint16
+}
+
 // replayChunk is how many samples the open-loop limiter chain hands over
 // at a time to the statistics goroutine.
 const replayChunk = 1 << 15
@@ -439,7 +469,7 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 	pts := r.pts
 	n := len(pts)
 	st := newReplayStats(r, OpenLoop)
-	lims := make([]float32, n)         // each sample's enforced limit (whole numbers: exact)
+	lims := make([]uint16, n)          // each sample's enforced limit (a whole number under 65535)
 	mins := make([]int64, n/st.step+2) // the limiter's min RTT at each output point
 	chunks := make(chan int, n/replayChunk+1)
 	done := make(chan struct{})
@@ -467,23 +497,35 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 	limit := g.Limit()
 	nextPoint, point := 0, 0
 	chain := r.chain
+	rtts, infs, step := r.chainRTT[:n], r.chainInF[:n], r.chainStep
+	top := math.Inf(1) // the cap, when there is one
+	if cap > 0 {
+		top = cap
+	}
 	now := t0
 	for from := 0; from < n; from += replayChunk {
 		end := min(from+replayChunk, n)
 		for i := from; i < end; i++ {
-			c := &chain[i]
-			now += int64(c.dt)
-			L := capFloor(limit, cap)
-			N := float64(c.inF)
-			if N != N || N > L { // not measured, or above the limit
+			if step > 0 {
+				now = t0 + int64(i)*step
+			} else {
+				now += int64(chain[i].dt)
+			}
+			L := limit
+			if L > top {
+				L = top
+			}
+			L = math.Floor(L)
+			// ceil(min(in-flight, L)) = min(ceil(in-flight), L) for a whole L
+			// (a plain comparison: the built-in min's NaN handling costs)
+			N := float64(infs[i])
+			if N > L {
 				N = L
 			}
-			rtt, drop := float64(c.rtt), false
-			if rtt < 0 {
-				rtt, drop = -rtt, true
-			}
-			limit = g.ObserveNanos(now, time.Duration(rtt*1e6), int(math.Ceil(N)), drop)
-			lims[i] = float32(L)
+			rtt := float64(rtts[i])
+			drop := rtt < 0
+			limit = g.ObserveNanos(now, time.Duration(math.Abs(rtt)*1e6), int(N), drop)
+			lims[i] = uint16(L)
 			if i == nextPoint {
 				nextPoint += st.step
 				mins[point] = int64(g.MinRTT())
