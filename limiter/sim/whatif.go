@@ -32,11 +32,12 @@ type Recorded struct {
 	// pts packs what Replay reads per sample into one small record, so a
 	// replay streams one array instead of ten.
 	pts   []replayPoint
-	chain []chainPoint // what the open-loop limiter chain reads, 12 bytes a sample
-	// chainRTT and chainInF are the chain's inputs as two arrays, and
-	// chainStep the sampling interval when it is regular (0 otherwise):
-	// the open loop then streams 8 bytes a sample
+	// the open-loop limiter chain's inputs, 8 bytes a sample: the RTT
+	// (negative for a loss) and the in-flight rounded up (+Inf when not
+	// measured); chainStep is the sampling interval when it is regular,
+	// chainDT the intervals when it is not
 	chainRTT, chainInF []float32
+	chainDT            []uint32
 	chainStep          int64
 	model              []modelPoint
 	t0                 time.Time
@@ -76,12 +77,6 @@ type replayPoint struct {
 	inF    float32 // NaN when not measured
 	capac  float32
 	lambda float32 // arrivals per ms
-}
-
-type chainPoint struct {
-	dt  uint32  // ns since the previous sample
-	rtt float32 // negative for a loss
-	inF float32 // recorded in-flight rounded up; +Inf when not measured
 }
 
 type modelPoint struct {
@@ -144,7 +139,7 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 	r.t0 = r.t[0]
 	r.pts = make([]replayPoint, len(r.t))
 	r.model = make([]modelPoint, len(r.t))
-	r.chain = make([]chainPoint, len(r.t))
+	r.chainDT = make([]uint32, len(r.t))
 	r.chainRTT = make([]float32, len(r.t))
 	r.chainInF = make([]float32, len(r.t))
 	for i := range r.pts {
@@ -158,12 +153,11 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		if math.IsNaN(r.inF[i]) {
 			inF = float32(math.Inf(1))
 		}
-		r.chain[i] = chainPoint{rtt: r.pts[i].rtt, inF: inF}
 		r.chainRTT[i], r.chainInF[i] = r.pts[i].rtt, inF
 		if i > 0 {
 			gap := r.pts[i].ns - r.pts[i-1].ns
 			r.maxGap = max(r.maxGap, gap)
-			r.chain[i].dt = uint32(min(gap, math.MaxUint32))
+			r.chainDT[i] = uint32(min(gap, math.MaxUint32))
 		}
 	}
 	if n := len(r.pts); n > 1 {
@@ -496,7 +490,7 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 	t0 := r.t0.UnixNano()
 	limit := g.Limit()
 	nextPoint, point := 0, 0
-	chain := r.chain
+	dts := r.chainDT
 	rtts, infs, step := r.chainRTT[:n], r.chainInF[:n], r.chainStep
 	top := math.Inf(1) // the cap, when there is one
 	if cap > 0 {
@@ -509,7 +503,7 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 			if step > 0 {
 				now = t0 + int64(i)*step
 			} else {
-				now += int64(chain[i].dt)
+				now += int64(dts[i])
 			}
 			L := limit
 			if L > top {
