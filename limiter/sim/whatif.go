@@ -31,7 +31,7 @@ type Recorded struct {
 	noise  []float64 // recorded RTT / model RTT at the recorded in-flight
 	// pts packs what Replay reads per sample into one small record, so a
 	// replay streams one array instead of ten.
-	pts   []replayPoint
+	pts []replayPoint
 	// the open-loop limiter chain's inputs, 8 bytes a sample: the RTT
 	// (negative for a loss) and the in-flight rounded up (+Inf when not
 	// measured); chainStep is the sampling interval when it is regular,
