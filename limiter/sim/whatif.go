@@ -410,7 +410,11 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 			}
 			st.work(rtt, busy, thr)
 		}
-		st.sample(i, N, L, rtt, g.MinRTT)
+		var m time.Duration
+		if i == st.nextPoint {
+			m = g.MinRTT()
+		}
+		st.sample(i, N, L, rtt, m)
 	}
 	return st.finish()
 }
@@ -482,7 +486,7 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 					m = time.Duration(mins[point])
 					point++
 				}
-				st.sample(i, N, L, rtt, func() time.Duration { return m })
+				st.sample(i, N, L, rtt, m)
 			}
 			from = end
 		}
@@ -571,8 +575,8 @@ func (st *replayStats) work(rtt, busy, thr float64) {
 }
 
 // sample closes recorded sample i with its last observation's in-flight,
-// limit and RTT; minRTT is read only at output points.
-func (st *replayStats) sample(i int, N, L, rtt float64, minRTT func() time.Duration) {
+// limit and RTT; minRTT (the limiter's) matters only at output points.
+func (st *replayStats) sample(i int, N, L, rtt float64, minRTT time.Duration) {
 	pts := st.r.pts
 	p := &pts[i]
 	// demand above what was sent, as a rate, over the interval
@@ -595,8 +599,8 @@ func (st *replayStats) sample(i int, N, L, rtt float64, minRTT func() time.Durat
 		s := trace.Sample{Time: st.r.t0.Add(time.Duration(p.ns)), Target: st.r.Target}
 		s.Set(trace.FieldLimit, L)
 		s.Set(trace.FieldInFlight, math.Round(N))
-		if m := minRTT(); m > 0 {
-			s.Set(trace.FieldRTTMin, float64(m)/1e6)
+		if minRTT > 0 {
+			s.Set(trace.FieldRTTMin, float64(minRTT)/1e6)
 		}
 		s.Set(trace.FieldRTT, rtt)
 		st.res.Samples = append(st.res.Samples, s)
