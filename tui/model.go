@@ -557,24 +557,20 @@ func bar(f float64, w int) string {
 	return lipgloss.NewStyle().Foreground(colInFlight).Render(strings.Repeat("█", n)) + dimStyle.Render(strings.Repeat("░", w-n))
 }
 
+// valueCol renders the newest value of one field, right-aligned.
+func valueCol(f trace.Field, format func(float64, bool) string) func(Model, diagnose.Row, int) string {
+	return func(m Model, r diagnose.Row, w int) string {
+		v, ok := r.Last.Value(f)
+		return padLeft(format(v, ok), w)
+	}
+}
+
 var columns = []column{
-	{"LIMIT", 7, func(m Model, r diagnose.Row, w int) string {
-		v, ok := r.Last.Value(trace.FieldLimit)
-		return padLeft(fmtVal(v, ok), w)
-	}},
-	{"IN-FL", 6, func(m Model, r diagnose.Row, w int) string {
-		v, ok := r.Last.Value(trace.FieldInFlight)
-		return padLeft(fmtVal(v, ok), w)
-	}},
+	{"LIMIT", 7, valueCol(trace.FieldLimit, fmtVal)},
+	{"IN-FL", 6, valueCol(trace.FieldInFlight, fmtVal)},
 	{"UTIL", 10, func(m Model, r diagnose.Row, w int) string { return bar(util(r), w) }},
-	{"MIN RTT", 9, func(m Model, r diagnose.Row, w int) string {
-		v, ok := r.Last.Value(trace.FieldRTTMin)
-		return padLeft(fmtMs(v, ok), w)
-	}},
-	{"RTT", 9, func(m Model, r diagnose.Row, w int) string {
-		v, ok := r.Last.Value(trace.FieldRTT)
-		return padLeft(fmtMs(v, ok), w)
-	}},
+	{"MIN RTT", 9, valueCol(trace.FieldRTTMin, fmtMs)},
+	{"RTT", 9, valueCol(trace.FieldRTT, fmtMs)},
 	{"VERDICT", 22, func(m Model, r diagnose.Row, w int) string { return pad(badge(r.Class, r.Judged), w) }},
 }
 
