@@ -86,54 +86,55 @@ func Defaults() Params {
 		GrowthThreshold: limiter.DefaultGrowthThreshold, LossBackoff: limiter.DefaultLossBackoff}
 }
 
+// floatParams are the plain-number parameters by name; rtt_window (a
+// duration, in seconds by name) is the one other.
+var floatParams = []struct {
+	name  string
+	field func(*Params) *float64
+}{
+	{"smoothing", func(p *Params) *float64 { return &p.Smoothing }},
+	{"min_limit", func(p *Params) *float64 { return &p.MinLimit }},
+	{"max_limit", func(p *Params) *float64 { return &p.MaxLimit }},
+	{"cap", func(p *Params) *float64 { return &p.Cap }},
+	{"gradient_floor", func(p *Params) *float64 { return &p.GradientFloor }},
+	{"growth_threshold", func(p *Params) *float64 { return &p.GrowthThreshold }},
+	{"loss_backoff", func(p *Params) *float64 { return &p.LossBackoff }},
+}
+
 // Names lists the parameters as --sweep and the tune view name them.
 var Names = []string{"smoothing", "min_limit", "max_limit", "cap", "rtt_window", "gradient_floor", "growth_threshold", "loss_backoff"}
 
+func (p *Params) float(name string) *float64 {
+	for _, f := range floatParams {
+		if f.name == name {
+			return f.field(p)
+		}
+	}
+	return nil
+}
+
 // Get returns a parameter by name (rtt_window in seconds).
 func (p *Params) Get(name string) (float64, bool) {
-	switch name {
-	case "smoothing":
-		return p.Smoothing, true
-	case "min_limit":
-		return p.MinLimit, true
-	case "max_limit":
-		return p.MaxLimit, true
-	case "cap":
-		return p.Cap, true
-	case "rtt_window":
+	if name == "rtt_window" {
 		return time.Duration(p.RTTWindow).Seconds(), true
-	case "gradient_floor":
-		return p.GradientFloor, true
-	case "growth_threshold":
-		return p.GrowthThreshold, true
-	case "loss_backoff":
-		return p.LossBackoff, true
+	}
+	if f := p.float(name); f != nil {
+		return *f, true
 	}
 	return 0, false
 }
 
 // Set sets a parameter by name (rtt_window in seconds).
 func (p *Params) Set(name string, v float64) bool {
-	switch name {
-	case "smoothing":
-		p.Smoothing = v
-	case "min_limit":
-		p.MinLimit = v
-	case "max_limit":
-		p.MaxLimit = v
-	case "cap":
-		p.Cap = v
-	case "rtt_window":
+	if name == "rtt_window" {
 		p.RTTWindow = Duration(v * float64(time.Second))
-	case "gradient_floor":
-		p.GradientFloor = v
-	case "growth_threshold":
-		p.GrowthThreshold = v
-	case "loss_backoff":
-		p.LossBackoff = v
-	default:
+		return true
+	}
+	f := p.float(name)
+	if f == nil {
 		return false
 	}
+	*f = v
 	return true
 }
 

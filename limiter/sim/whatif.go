@@ -83,6 +83,23 @@ type modelPoint struct {
 	base, noise float32
 }
 
+// valueOrNaN is a field's value, NaN when it was not measured.
+func valueOrNaN(s *trace.Sample, f trace.Field) float64 {
+	if v, ok := s.Value(f); ok {
+		return v
+	}
+	return math.NaN()
+}
+
+func hasAny(v []float64) bool {
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			return true
+		}
+	}
+	return false
+}
+
 // FitWindow is the span over which base latency and capacity are fitted.
 const FitWindow = 30 * time.Second
 
@@ -110,20 +127,10 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		}
 		r.t = append(r.t, s.Time)
 		r.rtt = append(r.rtt, v)
-		inf := math.NaN()
-		if x, ok := s.Value(trace.FieldInFlight); ok {
-			inf = x
-			r.HasInFlight = true
-		}
-		r.inF = append(r.inF, inf)
+		r.inF = append(r.inF, valueOrNaN(&s, trace.FieldInFlight))
 		d, _ := s.Value(trace.FieldDropped)
 		r.drop = append(r.drop, d > 0)
-		lim := math.NaN()
-		if x, ok := s.Value(trace.FieldLimit); ok {
-			lim = x
-			r.HasLimit = true
-		}
-		r.limit = append(r.limit, lim)
+		r.limit = append(r.limit, valueOrNaN(&s, trace.FieldLimit))
 		x, _ := s.Value(trace.FieldRejected)
 		rej = append(rej, x)
 		rm := math.NaN()
@@ -132,6 +139,8 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		}
 		r.rttMin = append(r.rttMin, rm)
 	}
+	r.HasInFlight = hasAny(r.inF)
+	r.HasLimit = hasAny(r.limit)
 	if len(r.t) < 10 {
 		return nil, fmt.Errorf("target %q has %d RTT samples: a what-if needs at least 10 rows with rtt_ms", target, len(r.t))
 	}
