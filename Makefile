@@ -33,6 +33,7 @@ fuzz:
 	$(GO) test ./trace -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./trace -run '^$$' -fuzz '^FuzzReadJSONL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./limiter -run '^$$' -fuzz '^FuzzGradientStaysFiniteAndBounded$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./limiter -run '^$$' -fuzz '^FuzzObserveBatchEqualsObserve$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./scrape -run '^$$' -fuzz '^FuzzMapExposition$$' -fuzztime $(FUZZTIME)
 
 lint:

@@ -57,3 +57,34 @@ func ExampleGradient() {
 	// limit 17.2 after 10 flat samples under load
 	// limit 8.6 after one loss
 }
+
+// Replaying a recorded trace through a candidate limiter: ten minutes at
+// 100 ms of a downstream whose RTT doubles halfway, with demand of 60
+// requests, under a cap of 50. The limit falls when the RTT doubles, and
+// recovers once the re-probe has learnt the new minimum RTT.
+func ExampleGradient_ObserveBatch() {
+	const n = 6000
+	b := limiter.Batch{
+		Start:  time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC).UnixNano(),
+		Step:   int64(100 * time.Millisecond),
+		RTT:    make([]float32, n),
+		Demand: make([]float32, n),
+		Cap:    50,
+	}
+	for i := range n {
+		b.RTT[i], b.Demand[i] = 20, 60
+		if i >= n/2 {
+			b.RTT[i] = 40
+		}
+	}
+	g := &limiter.Gradient{Smoothing: 0.1}
+	enforced := make([]float32, n)
+	for _, upTo := range []int{n / 2, n/2 + 20, n} {
+		got := g.ObserveBatch(&b, enforced[:upTo-b.Next()])
+		fmt.Printf("at %3.0f s: enforced %v, min RTT %v\n", float64(upTo)/10, enforced[got-1], g.MinRTT())
+	}
+	// Output:
+	// at 300 s: enforced 50, min RTT 20ms
+	// at 302 s: enforced 31, min RTT 20ms
+	// at 600 s: enforced 50, min RTT 40ms
+}

@@ -78,8 +78,12 @@ type Gradient struct {
 	// should cover several RTTs of the downstream.
 	ProbeDuration time.Duration
 
-	limit      float64
-	rttMin     time.Duration
+	limit  float64
+	rttMin float64 // ns; +Inf before the first valid sample of a window
+	// fastUntil: a sample before this time (Unix ns) with a valid RTT and no
+	// loss takes the common path (started, not probing, window open); every
+	// other sample takes the full rules in observeSlow
+	fastUntil  int64
 	windowEnd  int64 // Unix ns
 	probeUntil int64 // Unix ns
 	savedLimit float64
@@ -122,9 +126,10 @@ func (g *Gradient) init() {
 		g.ProbeDuration = DefaultProbeDuration
 	}
 	g.limit = clamp(g.InitialLimit, g.MinLimit, g.MaxLimit)
-	g.rttMin = 0
+	g.rttMin = math.Inf(1)
 	g.started = false
 	g.probing = false
+	g.fastUntil = math.MinInt64
 }
 
 // Reset forgets all state and re-applies the defaults to zero fields, as if no
@@ -144,7 +149,12 @@ func (g *Gradient) Limit() float64 {
 
 // MinRTT returns the current minimum-RTT estimate (0 before the first valid
 // sample of a window).
-func (g *Gradient) MinRTT() time.Duration { return g.rttMin }
+func (g *Gradient) MinRTT() time.Duration {
+	if g.rttMin > math.MaxInt64 {
+		return 0
+	}
+	return time.Duration(g.rttMin)
+}
 
 // Probing reports whether a re-probe is in progress.
 func (g *Gradient) Probing() bool { return g.probing }
@@ -157,9 +167,36 @@ func (g *Gradient) Observe(now time.Time, rtt time.Duration, inFlight int, dropp
 // ObserveNanos is Observe with the time as Unix nanoseconds, for callers
 // replaying millions of samples (what-if tuning).
 func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, dropped bool) float64 {
+	r := float64(rtt)
+	// (started: the zero Gradient's fastUntil of 0 must not admit times
+	// before 1970 to the fast path)
+	if now < g.fastUntil && r > 0 && !dropped && g.started {
+		if r < g.rttMin {
+			g.rttMin = r
+		}
+		g.limit = g.next(g.limit, g.rttMin, r, float64(inFlight))
+		return g.limit
+	}
+	return g.observeSlow(now, r, float64(inFlight), dropped)
+}
+
+// observeSlow is one sample under the full rules: start, the re-probe's
+// window and probe, losses and invalid RTTs (rtt in ns, ≤ 0 when not valid).
+// The common case it ends in — a valid RTT inside an open window — is the
+// fast path of ObserveNanos and ObserveBatch.
+func (g *Gradient) observeSlow(now int64, rtt, inFlight float64, dropped bool) float64 {
 	if g.limit == 0 {
 		g.init()
 	}
+	g.observeRules(now, rtt, inFlight, dropped)
+	g.fastUntil = math.MinInt64
+	if g.started && !g.probing && g.windowEnd < math.MaxInt64 {
+		g.fastUntil = g.windowEnd + 1
+	}
+	return g.limit
+}
+
+func (g *Gradient) observeRules(now int64, rtt, inFlight float64, dropped bool) {
 	if !g.started {
 		g.started = true
 		g.windowEnd = now + int64(g.RTTWindow)
@@ -171,7 +208,7 @@ func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, drop
 	if !g.probing && now > g.windowEnd {
 		// Forced re-probe: forget the minimum and drain the queue.
 		g.windowEnd = now + int64(g.RTTWindow)
-		g.rttMin = 0
+		g.rttMin = math.Inf(1)
 		if g.ProbeDepth < 1 {
 			g.probing = true
 			g.probeUntil = now + int64(g.ProbeDuration)
@@ -184,18 +221,25 @@ func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, drop
 		if g.probing {
 			g.savedLimit = math.Max(g.MinLimit, g.savedLimit*g.LossBackoff)
 		}
-		return g.limit
+		return
 	}
-	if !validRTT(rtt) {
-		return g.limit
+	if !(rtt > 0) {
+		return
 	}
-	if g.rttMin == 0 || rtt < g.rttMin {
+	if rtt < g.rttMin {
 		g.rttMin = rtt
 	}
 	if g.probing {
-		return g.limit
+		return
 	}
-	gradient := float64(g.rttMin) / float64(rtt)
+	g.limit = g.next(g.limit, g.rttMin, rtt, inFlight)
+}
+
+// next is the limit after one sample with a valid RTT outside a probe: the
+// gradient step of the type's doc comment. It is small enough to inline,
+// so the batch loop keeps the limit in a register.
+func (g *Gradient) next(limit, rttMin, rtt, inFlight float64) float64 {
+	gradient := rttMin / rtt
 	if gradient < g.GradientFloor {
 		gradient = g.GradientFloor
 	} else if gradient > 1 {
@@ -204,10 +248,9 @@ func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, drop
 	// limit·(1−s) + (limit·gradient + allowance)·s, arranged so that only
 	// the square root and one multiply-add sit on the serial chain from one
 	// sample's limit to the next
-	next := g.limit * (1 - g.Smoothing + g.Smoothing*gradient)
-	if float64(inFlight) >= g.limit*g.GrowthThreshold {
-		next += g.Smoothing * math.Sqrt(g.limit)
+	n := limit * (1 - g.Smoothing + g.Smoothing*gradient)
+	if inFlight >= limit*g.GrowthThreshold {
+		n += g.Smoothing * math.Sqrt(limit)
 	}
-	g.limit = clamp(next, g.MinLimit, g.MaxLimit)
-	return g.limit
+	return clamp(n, g.MinLimit, g.MaxLimit)
 }

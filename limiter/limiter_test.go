@@ -441,3 +441,25 @@ func BenchmarkGateAcquireReleaseParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGradientObserveBatch replays an hour at 1 kHz (3.6 M samples) of
+// a slowly swinging RTT through ObserveBatch: the serial chain of the what-if
+// open loop, reported per sample.
+func BenchmarkGradientObserveBatch(b *testing.B) {
+	const n = 3_600_000
+	batch := Batch{Start: t0.UnixNano(), Step: int64(time.Millisecond), RTT: make([]float32, n), Demand: make([]float32, n)}
+	enforced := make([]float32, 1<<15)
+	for i := range batch.RTT {
+		batch.RTT[i] = float32(10 + 5*math.Sin(float64(i)/5000) + float64(i%7)/7)
+		batch.Demand[i] = float32(30 + i%11)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run, g := batch, NewGradient()
+		for run.Next() < n {
+			g.ObserveBatch(&run, enforced)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/sample")
+}

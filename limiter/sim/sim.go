@@ -164,51 +164,64 @@ func (q *fifo[T]) pop() T {
 	return v
 }
 
-// weightedHist is latencyHist with a weight per observation (what-if
-// replay weights RTTs by throughput).
-type weightedHist struct {
-	weights [2048 * 64]float64
-	total   float64
-}
+// Latency histograms are log-bucketed: the bucket is the float64 exponent
+// and the top 6 mantissa bits of the latency in ns, 64 buckets per octave
+// (≤ 1.1 % resolution) without a logarithm per sample. Latencies are whole
+// ns from 1 to 2⁶³, 63 octaves, so 64·64 buckets (32 KiB of counters) cover
+// them all.
+const (
+	histBuckets = 64 * 64
+	histFirst   = 1023 << 6 // the bucket of 1 ns
+)
 
-func (h *weightedHist) add(ns int64, w float64) {
+// histBucket is the bucket of a latency in ns (below 1 ns counts as 1).
+func histBucket(ns int64) int {
 	if ns < 1 {
 		ns = 1
 	}
-	h.weights[math.Float64bits(float64(ns))>>46&(2048*64-1)] += w
-	h.total += w
+	return int(math.Float64bits(float64(ns))>>46 - histFirst)
+}
+
+// histMid is the midpoint of bucket b in ns.
+func histMid(b int) float64 {
+	lo := math.Float64frombits(uint64(b+histFirst) << 46)
+	hi := math.Float64frombits(uint64(b+histFirst+1) << 46)
+	return (lo + hi) / 2
+}
+
+// weightedHist is latencyHist with a weight per observation (what-if
+// replay weights RTTs by throughput).
+type weightedHist struct {
+	weights [histBuckets]float64
 }
 
 // quantile returns the weighted q-quantile in nanoseconds.
 func (h *weightedHist) quantile(q float64) float64 {
-	if h.total == 0 {
+	total := 0.0
+	for _, w := range h.weights {
+		total += w
+	}
+	if total == 0 {
 		return 0
 	}
-	rank, c := q*h.total, 0.0
+	rank, c := q*total, 0.0
 	for b, w := range h.weights {
 		c += w
 		if c >= rank {
-			lo := math.Float64frombits(uint64(b) << 46)
-			hi := math.Float64frombits(uint64(b+1) << 46)
-			return (lo + hi) / 2
+			return histMid(b)
 		}
 	}
 	return 0
 }
 
-// latencyHist is a log-bucketed histogram of latencies: the bucket is the
-// float64 exponent and the top 6 mantissa bits of the latency in ns, 64
-// buckets per octave (≤ 1.1 % resolution), without a logarithm per sample.
+// latencyHist is a histogram of latencies (see histBucket).
 type latencyHist struct {
-	counts [2048 * 64]int64
+	counts [histBuckets]int64
 	n      int64
 }
 
 func (h *latencyHist) add(ns int64) {
-	if ns < 1 {
-		ns = 1
-	}
-	h.counts[math.Float64bits(float64(ns))>>46&(2048*64-1)]++
+	h.counts[histBucket(ns)]++
 	h.n++
 }
 
@@ -222,9 +235,7 @@ func (h *latencyHist) quantileMs(q float64) float64 {
 	for b, n := range h.counts {
 		c += n
 		if c >= rank {
-			lo := math.Float64frombits(uint64(b) << 46)
-			hi := math.Float64frombits(uint64(b+1) << 46)
-			return (lo + hi) / 2 / 1e6
+			return histMid(b) / 1e6
 		}
 	}
 	return 0

@@ -18,7 +18,8 @@ import (
 // safe to share between goroutines.
 type Recorded struct {
 	Target string
-	t      []time.Time
+	t0     time.Time
+	ns     []int64   // since t0
 	rtt    []float64 // ms
 	rttMin []float64 // recorded min RTT, ms; NaN when not measured
 	inF    []float64 // recorded in-flight; NaN when not measured
@@ -32,16 +33,17 @@ type Recorded struct {
 	// pts packs what Replay reads per sample into one small record, so a
 	// replay streams one array instead of ten.
 	pts []replayPoint
-	// the open-loop limiter chain's inputs, 8 bytes a sample: the RTT
-	// (negative for a loss) and the in-flight rounded up (+Inf when not
-	// measured); chainStep is the sampling interval when it is regular,
-	// chainDT the intervals when it is not
-	chainRTT, chainInF []float32
-	chainDT            []uint32
-	chainStep          int64
-	model              []modelPoint
-	t0                 time.Time
-	maxGap             int64 // the longest interval between samples, ns
+	// chain is the open-loop limiter chain's input, 8 bytes a sample: the
+	// RTT (negative for a loss) and the in-flight rounded up (+Inf when not
+	// measured) — the demand a gate caps at the candidate's limit
+	chain limiter.Batch
+	model []modelPoint
+	// capSum is Σ C over the samples (utilisation's denominator) and
+	// minutes the one-minute spans overload episodes are judged in: both
+	// depend on the trace only
+	capSum  float64
+	minutes []minuteSpan
+	maxGap  int64 // the longest interval between samples, ns
 	// HasInFlight says whether the trace recorded in-flight.
 	HasInFlight bool
 	// HasLimit says whether the trace recorded the limit (overlaid in the UI).
@@ -49,38 +51,49 @@ type Recorded struct {
 }
 
 // Len returns the number of samples.
-func (r *Recorded) Len() int { return len(r.t) }
+func (r *Recorded) Len() int { return len(r.ns) }
 
 // Span returns the trace's time span.
-func (r *Recorded) Span() (time.Time, time.Time) { return r.t[0], r.t[len(r.t)-1] }
+func (r *Recorded) Span() (time.Time, time.Time) { return r.at(0), r.at(len(r.ns) - 1) }
+
+// at is the time of sample i.
+func (r *Recorded) at(i int) time.Time { return r.t0.Add(time.Duration(r.ns[i])) }
 
 // RecordedLimit returns the recorded limit series (for the overlay).
 func (r *Recorded) RecordedLimit() ([]time.Time, []float64) {
 	var ts []time.Time
 	var vs []float64
-	step := max(1, len(r.t)/4000)
-	for i := 0; i < len(r.t); i += step {
+	step := max(1, len(r.ns)/4000)
+	for i := 0; i < len(r.ns); i += step {
 		if !math.IsNaN(r.limit[i]) {
-			ts, vs = append(ts, r.t[i]), append(vs, r.limit[i])
+			ts, vs = append(ts, r.at(i)), append(vs, r.limit[i])
 		}
 	}
 	return ts, vs
 }
 
-// replayPoint is what every replay reads per sample, 24 bytes: replays of
-// millions of samples are bound by memory bandwidth, so the record is small
-// (a loss is the sign of rtt) and the closed-loop-only model fields live in
-// model.
+// replayPoint is what every replay reads per sample, 20 bytes: replays of
+// millions of samples stream it, so the record is small (a loss is the sign
+// of rtt) and the closed-loop-only model fields live in model.
 type replayPoint struct {
-	ns     int64   // since t0
 	rtt    float32 // ms; negative when the sample was a loss
-	inF    float32 // NaN when not measured
+	inF    float32 // +Inf when not measured: the limit binds
 	capac  float32
 	lambda float32 // arrivals per ms
+	dtMs   float32 // since the previous sample (0 for the first)
 }
 
 type modelPoint struct {
 	base, noise float32
+	invC        float32 // 1/capacity: on the closed loop's serial chain a multiply is cheaper than a divide
+}
+
+// minuteSpan is a one-minute span of a trace: it ends at sample end, and it
+// was an overload episode when its throughput-weighted mean RTT exceeded
+// overloadMs, twice its mean fitted base latency.
+type minuteSpan struct {
+	end        int
+	overloadMs float64
 }
 
 // valueOrNaN is a field's value, NaN when it was not measured.
@@ -125,7 +138,10 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		if !ok || v <= 0 {
 			continue
 		}
-		r.t = append(r.t, s.Time)
+		if len(r.ns) == 0 {
+			r.t0 = s.Time
+		}
+		r.ns = append(r.ns, int64(s.Time.Sub(r.t0)))
 		r.rtt = append(r.rtt, v)
 		r.inF = append(r.inF, valueOrNaN(&s, trace.FieldInFlight))
 		d, _ := s.Value(trace.FieldDropped)
@@ -141,47 +157,65 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 	}
 	r.HasInFlight = hasAny(r.inF)
 	r.HasLimit = hasAny(r.limit)
-	if len(r.t) < 10 {
-		return nil, fmt.Errorf("target %q has %d RTT samples: a what-if needs at least 10 rows with rtt_ms", target, len(r.t))
+	n := len(r.ns)
+	if n < 10 {
+		return nil, fmt.Errorf("target %q has %d RTT samples: a what-if needs at least 10 rows with rtt_ms", target, n)
 	}
 	r.fit(rej)
-	r.t0 = r.t[0]
-	r.pts = make([]replayPoint, len(r.t))
-	r.model = make([]modelPoint, len(r.t))
-	r.chainDT = make([]uint32, len(r.t))
-	r.chainRTT = make([]float32, len(r.t))
-	r.chainInF = make([]float32, len(r.t))
+	r.pts = make([]replayPoint, n)
+	r.model = make([]modelPoint, n)
+	gaps := make([]uint32, n)
+	r.chain = limiter.Batch{Start: r.t0.UnixNano(), RTT: make([]float32, n), Demand: make([]float32, n)}
 	for i := range r.pts {
 		rtt := float32(r.rtt[i])
 		if r.drop[i] {
 			rtt = -rtt
 		}
-		r.pts[i] = replayPoint{ns: int64(r.t[i].Sub(r.t0)), rtt: rtt, inF: float32(r.inF[i]), capac: float32(r.capac[i]), lambda: float32(r.lambda[i])}
-		r.model[i] = modelPoint{base: float32(r.base[i]), noise: float32(r.noise[i])}
-		inF := float32(math.Ceil(r.inF[i]))
+		inF := float32(r.inF[i])
 		if math.IsNaN(r.inF[i]) {
 			inF = float32(math.Inf(1))
 		}
-		r.chainRTT[i], r.chainInF[i] = r.pts[i].rtt, inF
+		var gap int64
 		if i > 0 {
-			gap := r.pts[i].ns - r.pts[i-1].ns
+			gap = r.ns[i] - r.ns[i-1]
 			r.maxGap = max(r.maxGap, gap)
-			r.chainDT[i] = uint32(min(gap, math.MaxUint32))
+			gaps[i] = uint32(min(gap, math.MaxUint32))
+		}
+		r.pts[i] = replayPoint{rtt: rtt, inF: inF, capac: float32(r.capac[i]), lambda: float32(r.lambda[i]), dtMs: float32(float64(gap) * 1e-6)}
+		r.model[i] = modelPoint{base: float32(r.base[i]), noise: float32(r.noise[i]), invC: float32(1 / r.capac[i])}
+		r.chain.RTT[i], r.chain.Demand[i] = rtt, float32(math.Ceil(float64(inF)))
+	}
+	r.spans()
+	r.chain.Step = r.ns[1] - r.ns[0]
+	for i := 2; i < n && r.chain.Step > 0; i++ {
+		if r.ns[i]-r.ns[i-1] != r.chain.Step {
+			r.chain.Step = 0
 		}
 	}
-	if n := len(r.pts); n > 1 {
-		r.chainStep = r.pts[1].ns - r.pts[0].ns
-		for i := 2; i < n && r.chainStep > 0; i++ {
-			if r.pts[i].ns-r.pts[i-1].ns != r.chainStep {
-				r.chainStep = 0
-			}
-		}
+	if r.chain.Step <= 0 {
+		r.chain.Step, r.chain.Gaps = 0, gaps
 	}
 	return r, nil
 }
 
+// spans sums the capacity and cuts the trace into the minutes overload
+// episodes are judged in.
+func (r *Recorded) spans() {
+	var start int64
+	base, n := 0.0, 0
+	for i := range r.pts {
+		r.capSum += float64(r.pts[i].capac)
+		base += float64(r.model[i].base)
+		n++
+		if r.ns[i]-start >= int64(time.Minute) || i == len(r.pts)-1 {
+			r.minutes = append(r.minutes, minuteSpan{end: i, overloadMs: 2 * base / float64(n)})
+			start, base, n = r.ns[i], 0, 0
+		}
+	}
+}
+
 func (r *Recorded) fit(rej []float64) {
-	n := len(r.t)
+	n := len(r.ns)
 	r.base = make([]float64, n)
 	r.capac = make([]float64, n)
 	r.lambda = make([]float64, n)
@@ -189,7 +223,7 @@ func (r *Recorded) fit(rej []float64) {
 	// the median interval, for converting rejections to a rate
 	iv := make([]float64, 0, min(n, 1000))
 	for i := 1; i < n && len(iv) < 1000; i++ {
-		iv = append(iv, float64(r.t[i].Sub(r.t[i-1]))/1e6)
+		iv = append(iv, float64(r.ns[i]-r.ns[i-1])/1e6)
 	}
 	sort.Float64s(iv)
 	interval := 1000.0
@@ -199,7 +233,7 @@ func (r *Recorded) fit(rej []float64) {
 	tmp := make([]float64, 0, 1024)
 	for a := 0; a < n; {
 		b := a
-		for b < n && r.t[b].Sub(r.t[a]) < FitWindow {
+		for b < n && r.ns[b]-r.ns[a] < int64(FitWindow) {
 			b++
 		}
 		tmp = append(tmp[:0], r.rtt[a:b]...)
@@ -237,7 +271,7 @@ func (r *Recorded) fit(rej []float64) {
 				inf = capEst // unknown demand: assume it fills the downstream
 			}
 			r.lambda[i] = inf/r.rtt[i] + rej[i]/interval
-			r.noise[i] = r.rtt[i] / modelRTT(base, inf, capEst)
+			r.noise[i] = r.rtt[i] / modelRTT(base, inf/capEst)
 		}
 		// The model's error is corrected by the span's median ratio only: a
 		// per-sample residual would replay the recorded limiter's own RTT
@@ -252,14 +286,23 @@ func (r *Recorded) fit(rej []float64) {
 	}
 }
 
-// modelRTT is the closed-loop model's RTT with n in flight: the base latency,
-// times the queue's n/C past capacity, times the knee's inflation.
-func modelRTT(base, n, c float64) float64 {
-	x := n / c
+// modelRTT is the closed-loop model's RTT with x = n/C in flight per slot of
+// capacity: the base latency, times the queue's x past capacity, times the
+// knee's inflation.
+func modelRTT(base, x float64) float64 {
 	if x <= 1 {
 		return base
 	}
-	return base * x * (1 + ReplayKnee*(x-1))
+	return base * x * inflation(x)
+}
+
+// inflation is the knee's service-time inflation with x = n/C (1 up to
+// capacity).
+func inflation(x float64) float64 {
+	if x <= 1 {
+		return 1
+	}
+	return 1 + ReplayKnee*(x-1)
 }
 
 // backlog inverts modelRTT: the n/C that makes RTT/base = ratio.
@@ -359,7 +402,11 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 	// back (a delay line); this lag is what makes a high smoothing overshoot
 	var past [128]float64
 	pastAt := 0
-	var N, L, rtt float64
+	perWindow := 0.0 // sample windows per ms
+	if win > 0 {
+		perWindow = 1e6 / float64(win)
+	}
+	var N, L, rtt, thr float64
 	for i := 0; i < n; i++ {
 		p := &pts[i]
 		C := float64(p.capac)
@@ -372,7 +419,7 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 		sub := 1
 		var dt int64
 		if i+1 < n && win > 0 {
-			dt = pts[i+1].ns - p.ns
+			dt = r.ns[i+1] - r.ns[i]
 			if dt >= 2*win {
 				sub = min(int(dt/win), 1000)
 			}
@@ -384,46 +431,42 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 				N = openInFlight(p, L)
 				rtt = recRTT
 			} else {
-				B := float64(r.model[i].base)
+				m := &r.model[i]
+				B := float64(m.base)
 				if float64(p.lambda)*B <= C {
-					N = math.Min(L, float64(p.lambda)*B)
+					N = min(L, float64(p.lambda)*B)
 				} else {
 					N = L // demand beyond capacity: the backlog fills the limit
 				}
 				past[pastAt&127] = N
-				d := 0
-				if win > 0 {
-					d = min(int(B*1e6/float64(win)), 127)
-				}
-				Nd := past[(pastAt-d)&127]
-				if pastAt < d {
-					Nd = N
+				Nd := N // (not read back when there is no lag: a store-to-load wait on the chain)
+				if d := min(int(B*perWindow), 127); d > 0 && pastAt >= d {
+					Nd = past[(pastAt-d)&127]
 				}
 				pastAt++
-				if Nd > C {
-					inflate += ReplayKnee * (Nd/C - 1)
-				}
-				rtt = modelRTT(B, Nd, C) * float64(r.model[i].noise)
+				x := Nd * float64(m.invC)
+				inflate = inflation(x)
+				rtt = modelRTT(B, x) * float64(m.noise)
 			}
-			at := p.ns
+			at := r.ns[i]
 			if sub > 1 {
 				at += dt * int64(k) / int64(sub)
 			}
 			limit = g.ObserveNanos(t0+at, time.Duration(rtt*1e6), int(math.Ceil(N)), drop && k == 0)
 			busy := min(N, C)
-			thr := N / rtt // throughput, requests per ms
+			thr = N / rtt // throughput, requests per ms
 			if sub > 1 || inflate != 1 {
 				fs := float64(sub)
-				busy = busy / inflate / fs
-				thr /= fs
+				st.work(rtt, busy/(inflate*fs), thr/fs)
+			} else {
+				st.work(rtt, busy, thr)
 			}
-			st.work(rtt, busy, thr)
 		}
 		var m time.Duration
 		if i == st.nextPoint {
 			m = g.MinRTT()
 		}
-		st.sample(i, N, L, rtt, m)
+		st.sample(i, N, L, rtt, thr, m)
 	}
 	return st.finish()
 }
@@ -439,11 +482,7 @@ func capFloor(limit, cap float64) float64 {
 // openInFlight is the open-loop in-flight: the recorded one (the limit when
 // not measured) under the candidate's limit.
 func openInFlight(p *replayPoint, L float64) float64 {
-	d := float64(p.inF)
-	if d != d { // not measured
-		d = L
-	}
-	return min(d, L)
+	return min(float64(p.inF), L) // branch-free: whether the limit binds is not predictable
 }
 
 // fineFor reports whether no recorded interval spans two sample windows, so
@@ -453,19 +492,32 @@ func (r *Recorded) fineFor(window time.Duration) bool {
 	return r.maxGap < math.MaxUint32 && (window <= 0 || r.maxGap < 2*int64(window))
 }
 
-// limitFits reports whether every enforced limit fits the pipelined replay's
-// 16-bit record of it.
+// limitFits reports whether every enforced limit is exact in the float32
+// ObserveBatch records it in.
 func limitFits(g *limiter.Gradient, cap float64) bool {
 	top := g.MaxLimit
 	if cap > 0 {
 		top = min(top, cap)
 	}
-	return top < math.MaxUint16
+	return top <= 1<<24
 }
 
 // replayChunk is how many samples the open-loop limiter chain hands over
-// at a time to the statistics goroutine.
-const replayChunk = 1 << 15
+// at a time to the statistics goroutine, and replayBuffers how many chunks
+// of enforced limits are in flight between them: a few small buffers,
+// reused, stay in the cache where one per sample would not.
+const (
+	replayChunk   = 1 << 14
+	replayBuffers = 4
+)
+
+// chunk is a run of samples [from, from+len(lims)) with the limit each was
+// enforced under, and the limiter's min RTT at each output point among them.
+type chunk struct {
+	from int
+	lims []float32
+	mins []time.Duration
+}
 
 // replayOpen is the open-loop replay of a fine-grained trace in two
 // pipelined passes: the serial limiter chain (the floor of any replay) runs
@@ -473,139 +525,169 @@ const replayChunk = 1 << 15
 // another goroutine a chunk behind, so the chain is most of the wall time.
 // It computes exactly what the general loop does.
 func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
-	pts := r.pts
-	n := len(pts)
+	n := len(r.pts)
 	st := newReplayStats(r, OpenLoop)
-	lims := make([]uint16, n)          // each sample's enforced limit (a whole number under 65535)
-	mins := make([]int64, n/st.step+2) // the limiter's min RTT at each output point
-	chunks := make(chan int, n/replayChunk+1)
+	full := make(chan chunk, replayBuffers)
+	free := make(chan chunk, replayBuffers)
+	for range replayBuffers {
+		free <- chunk{lims: make([]float32, replayChunk), mins: make([]time.Duration, 0, replayChunk/st.step+1)}
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		from, point := 0, 0
-		for end := range chunks {
-			for i := from; i < end; i++ {
-				p := &pts[i]
-				L := float64(lims[i])
-				N := openInFlight(p, L)
-				rtt := math.Abs(float64(p.rtt))
-				st.work(rtt, min(N, float64(p.capac)), N/rtt)
-				var m time.Duration
-				if i == st.nextPoint {
-					m = time.Duration(mins[point])
-					point++
-				}
-				st.sample(i, N, L, rtt, m)
-			}
-			from = end
+		for c := range full {
+			st.openChunk(c.from, c.lims, c.mins)
+			free <- c
 		}
 	}()
-	t0 := r.t0.UnixNano()
-	limit := g.Limit()
-	nextPoint, point := 0, 0
-	dts := r.chainDT
-	rtts, infs, step := r.chainRTT[:n], r.chainInF[:n], r.chainStep
-	top := math.Inf(1) // the cap, when there is one
-	if cap > 0 {
-		top = cap
-	}
-	now := t0
-	for from := 0; from < n; from += replayChunk {
-		end := min(from+replayChunk, n)
-		for i := from; i < end; i++ {
-			if step > 0 {
-				now = t0 + int64(i)*step
-			} else {
-				now += int64(dts[i])
+	b := r.chain
+	b.Cap = cap
+	nextPoint := 0
+	for b.Next() < n {
+		c := <-free
+		c.from, c.lims, c.mins = b.Next(), c.lims[:min(replayChunk, n-b.Next())], c.mins[:0]
+		for k := 0; k < len(c.lims); {
+			// up to and including the next output point, where the
+			// limiter's min RTT is recorded
+			end := len(c.lims)
+			if nextPoint < c.from+end {
+				end = nextPoint + 1 - c.from
 			}
-			L := limit
-			if L > top {
-				L = top
-			}
-			L = math.Floor(L)
-			// ceil(min(in-flight, L)) = min(ceil(in-flight), L) for a whole L
-			// (a plain comparison: the built-in min's NaN handling costs)
-			N := float64(infs[i])
-			if N > L {
-				N = L
-			}
-			rtt := float64(rtts[i])
-			drop := rtt < 0
-			limit = g.ObserveNanos(now, time.Duration(math.Abs(rtt)*1e6), int(N), drop)
-			lims[i] = uint16(L)
-			if i == nextPoint {
+			k += g.ObserveBatch(&b, c.lims[k:end])
+			if b.Next() == nextPoint+1 {
+				c.mins = append(c.mins, g.MinRTT())
 				nextPoint += st.step
-				mins[point] = int64(g.MinRTT())
-				point++
 			}
 		}
-		chunks <- end
+		full <- c
 	}
-	close(chunks)
+	close(full)
 	<-done
 	return st.finish()
 }
 
+// openChunk adds open-loop samples from, from+1, … given each one's
+// enforced limit and the limiter's min RTT at each output point among
+// them. It is the general loop's work and sample with the running sums in
+// registers.
+func (st *replayStats) openChunk(from int, lims []float32, mins []time.Duration) {
+	pts := st.r.pts[from : from+len(lims)]
+	acc, run, h := st.acc, st.run, st.hist
+	for k := range pts {
+		p := pts[k]
+		L := float64(lims[k])
+		N := openInFlight(&p, L)
+		rtt := math.Abs(float64(p.rtt))
+		thr := N / rtt
+		acc, run = observe(acc, run, h, rtt, min(N, float64(p.capac)), thr)
+		acc = acc.sample(&p, thr)
+		if i := from + k; i == st.minuteEnd || i == st.nextPoint {
+			var m time.Duration
+			if i == st.nextPoint {
+				m, mins = mins[0], mins[1:]
+			}
+			st.acc, st.run = acc, run
+			st.boundary(i, N, L, rtt, m)
+			acc = st.acc
+		}
+	}
+	st.acc, st.run = acc, run
+}
+
 // replayStats accumulates a replay's statistics sample by sample.
 type replayStats struct {
-	r                                               *Recorded
-	res                                             WhatIf
-	hist                                            *weightedHist
-	utilSum, capSum, minuteLat, minuteW, minuteBase float64
-	minuteN                                         int
-	minuteStart                                     int64
-	deferred, prev, oscSum                          float64
-	oscN                                            int
-	lims                                            []float64
-	step, nextPoint                                 int
+	r                 *Recorded
+	res               WhatIf
+	hist              *weightedHist
+	acc               sums
+	run               histRun
+	minute, minuteEnd int // the current span in r.minutes, and its last sample
+	prev, oscSum      float64
+	oscN              int
+	lims              []float64
+	step, nextPoint   int
+}
+
+// sums are a replay's running sums: the busy capacity, this minute's
+// throughput-weighted RTT and throughput, and the deferred demand. They are
+// a small value so the replay loops keep them in registers.
+type sums struct {
+	util, lat, w, deferred float64
+}
+
+// histRun is a run of observations in one bucket of the RTT histogram,
+// added to it when the bucket changes: consecutive RTTs mostly share a
+// bucket, and adding each to memory would chain every sample on the last.
+type histRun struct {
+	b int
+	w float64
+}
+
+// observe adds one observation: its RTT, the capacity it kept busy and its
+// throughput (requests per ms).
+func observe(a sums, run histRun, h *weightedHist, rtt, busy, thr float64) (sums, histRun) {
+	a.util += busy
+	if thr > 0 {
+		a.lat += rtt * thr
+		a.w += thr
+		if b := histBucket(int64(rtt * 1e6)); b != run.b {
+			h.weights[run.b] += run.w
+			run = histRun{b, thr}
+		} else {
+			run.w += thr
+		}
+	}
+	return a, run
+}
+
+// sample adds a recorded sample's demand above what was sent (its last
+// observation's throughput), as a rate, over its interval.
+func (a sums) sample(p *replayPoint, thr float64) sums {
+	a.deferred += max(float64(p.lambda)-thr, 0) * float64(p.dtMs) // branch-free, as in openInFlight
+	return a
 }
 
 func newReplayStats(r *Recorded, mode Mode) *replayStats {
 	n := len(r.pts)
 	step := 1
-	if span := r.pts[n-1].ns; span > 0 && n > 1 {
+	if span := r.ns[n-1]; span > 0 && n > 1 {
 		step = max(1, int(float64(n)/(float64(span)/1e9)))
 	}
-	st := &replayStats{r: r, res: WhatIf{Mode: mode}, hist: &weightedHist{}, step: step}
+	st := &replayStats{r: r, res: WhatIf{Mode: mode}, hist: &weightedHist{}, step: step, minuteEnd: r.minutes[0].end}
 	st.lims = make([]float64, 0, n/step+1)
 	st.res.Samples = make([]trace.Sample, 0, n/step+1)
 	return st
 }
 
-// work adds one observation: its RTT, the capacity it kept busy and its
-// throughput (requests per ms).
+// work adds one observation (see observe).
 func (st *replayStats) work(rtt, busy, thr float64) {
-	st.utilSum += busy
-	if thr > 0 {
-		st.hist.add(int64(rtt*1e6), thr)
-		st.minuteLat += rtt * thr
-		st.minuteW += thr
-	}
+	st.acc, st.run = observe(st.acc, st.run, st.hist, rtt, busy, thr)
 }
 
 // sample closes recorded sample i with its last observation's in-flight,
-// limit and RTT; minRTT (the limiter's) matters only at output points.
-func (st *replayStats) sample(i int, N, L, rtt float64, minRTT time.Duration) {
-	pts := st.r.pts
-	p := &pts[i]
-	// demand above what was sent, as a rate, over the interval
-	if i > 0 {
-		if miss := float64(p.lambda) - N/rtt; miss > 0 {
-			st.deferred += miss * float64(p.ns-pts[i-1].ns) * 1e-6
-		}
+// limit, RTT and throughput (N/rtt); minRTT (the limiter's) matters only at
+// output points.
+func (st *replayStats) sample(i int, N, L, rtt, thr float64, minRTT time.Duration) {
+	st.acc = st.acc.sample(&st.r.pts[i], thr)
+	if i == st.minuteEnd || i == st.nextPoint {
+		st.boundary(i, N, L, rtt, minRTT)
 	}
-	st.capSum += float64(p.capac)
-	st.minuteBase += float64(st.r.model[i].base)
-	st.minuteN++
-	if p.ns-st.minuteStart >= int64(time.Minute) || i == len(pts)-1 {
-		if st.minuteW > 0 && st.minuteLat/st.minuteW > 2*st.minuteBase/float64(st.minuteN) {
+}
+
+// boundary closes the minute that ends at sample i, if one does, and adds
+// the output point at i, if there is one.
+func (st *replayStats) boundary(i int, N, L, rtt float64, minRTT time.Duration) {
+	if i == st.minuteEnd {
+		if st.acc.w > 0 && st.acc.lat/st.acc.w > st.r.minutes[st.minute].overloadMs {
 			st.res.OverloadEpisodes++
 		}
-		st.minuteStart, st.minuteLat, st.minuteW, st.minuteBase, st.minuteN = p.ns, 0, 0, 0, 0
+		st.acc.lat, st.acc.w = 0, 0
+		st.minute = min(st.minute+1, len(st.r.minutes)-1)
+		st.minuteEnd = st.r.minutes[st.minute].end
 	}
 	if i == st.nextPoint {
 		st.nextPoint += st.step
-		s := trace.Sample{Time: st.r.t0.Add(time.Duration(p.ns)), Target: st.r.Target}
+		s := trace.Sample{Time: st.r.at(i), Target: st.r.Target}
 		s.Set(trace.FieldLimit, L)
 		s.Set(trace.FieldInFlight, math.Round(N))
 		if minRTT > 0 {
@@ -624,9 +706,10 @@ func (st *replayStats) sample(i int, N, L, rtt float64, minRTT time.Duration) {
 
 func (st *replayStats) finish() WhatIf {
 	res := st.res
-	res.Utilisation = st.utilSum / st.capSum
+	res.Utilisation = st.acc.util / st.r.capSum
+	st.hist.weights[st.run.b] += st.run.w
 	res.P99Ms = st.hist.quantile(0.99) / 1e6
-	res.Deferred = st.deferred
+	res.Deferred = st.acc.deferred
 	if st.oscN > 0 {
 		sort.Float64s(st.lims)
 		if med := st.lims[len(st.lims)/2]; med > 0 {
