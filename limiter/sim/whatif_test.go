@@ -63,19 +63,27 @@ func TestOpenLoopFeedsRecordedRTTs(t *testing.T) {
 	}
 }
 
-// bigRecorded is an hour at 1 kHz (3.6 M samples).
-func bigRecorded(b *testing.B) *Recorded {
-	b.Helper()
+// swingingTrace is n samples at 1 kHz of an RTT swinging slowly between 5
+// and 16 ms with in-flight 30–40, a loss every lossEvery samples (0: none).
+func swingingTrace(n, lossEvery int) []trace.Sample {
 	t0 := time.Unix(1764410400, 0)
-	n := 3_600_000
 	s := make([]trace.Sample, n)
 	for i := range s {
 		x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Millisecond)}
 		x.Set(trace.FieldRTT, 10+5*math.Sin(float64(i)/5000)+float64(i%7)/7)
 		x.Set(trace.FieldInFlight, float64(30+i%11))
+		if lossEvery > 0 && i%lossEvery == 0 {
+			x.Set(trace.FieldDropped, 1)
+		}
 		s[i] = x
 	}
-	r, err := Prepare("x", s)
+	return s
+}
+
+// bigRecorded is an hour at 1 kHz (3.6 M samples).
+func bigRecorded(b *testing.B) *Recorded {
+	b.Helper()
+	r, err := Prepare("x", swingingTrace(3_600_000, 0))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,18 +110,7 @@ func BenchmarkWhatIf3600kSamples(b *testing.B) {
 // TestPipelinedOpenLoopEqualsTheGeneralLoop checks the two-pass open-loop
 // replay against the general loop on a fine-grained trace.
 func TestPipelinedOpenLoopEqualsTheGeneralLoop(t *testing.T) {
-	t0 := time.Unix(1764410400, 0)
-	s := make([]trace.Sample, 200_000)
-	for i := range s {
-		x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Millisecond)}
-		x.Set(trace.FieldRTT, 10+5*math.Sin(float64(i)/5000)+float64(i%7)/7)
-		x.Set(trace.FieldInFlight, float64(30+i%11))
-		if i%997 == 0 {
-			x.Set(trace.FieldDropped, 1)
-		}
-		s[i] = x
-	}
-	r, err := Prepare("x", s)
+	r, err := Prepare("x", swingingTrace(200_000, 997))
 	if err != nil {
 		t.Fatal(err)
 	}
