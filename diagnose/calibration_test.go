@@ -99,8 +99,9 @@ func generate(seed uint64, perClass int) []labelled {
 			mistuned := &limiter.Windowed{Limiter: &limiter.Gradient{Smoothing: 0.8 + 0.2*float64(i%2), InitialLimit: c}, Window: max(base/4, 20*time.Millisecond)}
 			specs = append(specs, mk(Oscillating, "oscillating", []sim.Step{start}, mistuned, 30*time.Minute))
 		}
-		// insufficient: shorter than half a window at the interval
-		specs = append(specs, mk(Insufficient, "short", []sim.Step{start}, grad(0.2, win), time.Duration(2+i%2)*time.Minute/2))
+		// insufficient: fewer than shortTraceSamples samples (a recording
+		// of 20 s at 1 s sampling is judged)
+		specs = append(specs, mk(Insufficient, "short", []sim.Step{start}, grad(0.2, win), time.Duration(6+i%5)*iv))
 	}
 	out := make([]labelled, len(specs))
 	var wg sync.WaitGroup

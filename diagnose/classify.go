@@ -32,16 +32,22 @@ const (
 	StaleRTTMin       Class = "stale-rtt-min"
 	IdleGrowth        Class = "idle-growth"
 	ErrorAcceleration Class = "error-acceleration"
+	// StandingQueue is a limit above what the downstream takes: a flat
+	// limit with the RTT persistently at least twice the min RTT.
+	StandingQueue Class = "standing-queue"
 )
 
 // Classes lists every class, verdicts first.
-var Classes = []Class{Healthy, PipelineBound, Degraded, Oscillating, Insufficient, StaleRTTMin, IdleGrowth, ErrorAcceleration}
+var Classes = []Class{Healthy, PipelineBound, Degraded, Oscillating, Insufficient, StandingQueue, StaleRTTMin, IdleGrowth, ErrorAcceleration}
 
 // Severity of a finding.
 type Severity string
 
 // Severities, least to most.
 const (
+	// SevNone is no judgement at all (insufficient-data): shown grey,
+	// never as a green "ok".
+	SevNone     Severity = "none"
 	SevOK       Severity = "ok"
 	SevInfo     Severity = "info"
 	SevWarning  Severity = "warning"
@@ -73,6 +79,8 @@ func severityOf(c Class) Severity {
 		return SevWarning
 	case PipelineBound:
 		return SevInfo
+	case Insufficient:
+		return SevNone
 	}
 	return SevOK
 }
@@ -87,6 +95,10 @@ const (
 	// minWindowSamples: fewer limit samples than this in a window (a gap, or
 	// a window shorter than a few intervals) and it is not judged.
 	minWindowSamples = 6
+	// shortTraceSamples: a recording shorter than half a window is still
+	// judged, as one window, when it holds at least 12 limit samples (20 s
+	// at 1 s sampling shows a story as well as 5 min does).
+	shortTraceSamples = 12
 	// pipelineUtil: in-flight below half the limit is "limit far above
 	// in-flight". A gradient limiter stops growing at in-flight ≥ 0.8·limit,
 	// so a busy limiter sits near 0.8–1; 0.5 leaves room for noise.
@@ -149,6 +161,40 @@ const (
 	errorRise      = 1.15
 	errorPresence  = 0.3
 	maxFilterWidth = 9
+	// bindingShare: the limit is the binding constraint when it turns away
+	// at least 5 % of demand (rejected / (rejected + completions), the
+	// completions estimated by Little's law as in-flight / RTT × interval). A
+	// Poisson load at 80 % of a limit is turned away a percent or two of the
+	// time and is not bound by it; a saturated limiter rejects a third.
+	bindingShare = 0.05
+	// unboundUtil: with the rejected share known and below bindingShare,
+	// in-flight up to 90 % of the limit is still pipeline-bound (a gradient
+	// limiter under low load settles near in-flight / 0.8).
+	unboundUtil = 0.9
+	// floorJitter: swings and bands are judged against at least two units
+	// of concurrency, so a limit of 1–2 flipping (Vegas or AIMD pinned at
+	// its floor) is not a swing.
+	floorJitter = 2.0
+	// collapseDrop and errorShare: the limit at half or less of its best
+	// earlier level while loss events make at least 1 % of completions and
+	// at least twice their calm level is a downstream that lost capacity,
+	// even with the latency flat.
+	collapseDrop = 0.5
+	errorShare   = 0.01
+	// pinnedErrorShare and pinnedRTTRatio: with no earlier level in the
+	// trace (it starts mid-incident), a limit pinned low with loss events at
+	// 2 % of completions, or pinned with the RTT at 1.5× the min RTT and
+	// loss events present, is degraded.
+	pinnedErrorShare = 0.02
+	pinnedRTTRatio   = 1.5
+	// standingQueueRatio: a flat limit (10–90 % band within 2 %) with the
+	// RTT at twice the min RTT or more in 90 % of the window's samples holds
+	// a standing queue: the limit is above what the downstream takes.
+	standingQueueRatio = 2.0
+	flatBand           = 0.02
+	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
+	// its level at the baseline is the limiter's own queue.
+	ownQueueGrowth = 1.2
 )
 
 // Options of a classification.
@@ -213,8 +259,8 @@ type Result struct {
 	Target string `json:"target"`
 	// Class is the whole-series verdict.
 	Class Class `json:"class"`
-	// Confidence is the share of judged windows that showed the verdict
-	// (1 for insufficient-data).
+	// Confidence is the share of judged windows that showed the verdict,
+	// 0 to 1 (0 for insufficient-data: nothing was judged).
 	Confidence  float64       `json:"confidence"`
 	Samples     int           `json:"samples"`
 	Start       time.Time     `json:"start"`
@@ -251,6 +297,13 @@ type windowStats struct {
 	rttMinSpread       float64
 	noRejects          bool
 	base               float64
+	rejShare           float64
+	hasRejShare        bool
+	dropShare          float64
+	hasDropShare       bool
+	workerPool         bool
+	rttRatioP10        float64
+	limitStart         float64
 }
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -276,6 +329,12 @@ type Stream struct {
 	prevIdle *windowStats
 	// prevSwing: the last judged window swung (oscSlowLegs, oscBand)
 	prevSwing bool
+	// dropRef: the lowest loss share of any judged window (the calm level)
+	dropRef float64
+	// limitAtBase: the limit's median in the window that set rttBase; a min
+	// RTT that rose while the limit grew well past it is the limiter's own
+	// queue (AIMD fills it by design), not a slower downstream
+	limitAtBase float64
 
 	findings []Finding
 	counts   map[Class]int
@@ -302,7 +361,7 @@ func NewStream(target string, opt Options) *Stream {
 	if w <= 0 {
 		w = DefaultWindow
 	}
-	return &Stream{target: target, window: int64(w), counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1)}
+	return &Stream{target: target, window: int64(w), counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
 }
 
 // Push adds one sample (samples must come in time order; an older one is
@@ -411,11 +470,20 @@ func (s *Stream) commit(w windowStats) {
 	if w.dropFrac >= errorPresence && w.dropLast > w.dropFirst && w.limitLast >= errorRise*w.limitFirst {
 		s.findings = addFinding(s.findings, ErrorAcceleration, w, w.limitLast/w.limitFirst)
 	}
-	if w.hasRTTMin && w.rttMinMed > 0 {
-		s.rttBase = math.Min(s.rttBase, w.rttMinMed)
+	if w.hasRTTMin && w.rttMinMed > 0 && w.rttMinMed < s.rttBase {
+		s.rttBase, s.limitAtBase = w.rttMinMed, w.limitMed
 	}
-	s.prevSwing = w.legs >= oscSlowLegs && w.band >= oscBand
-	s.limitRef = math.Max(s.limitRef, w.limitMed)
+	if w.class == Healthy && w.band <= flatBand && w.rttRatioP10 >= standingQueueRatio {
+		s.findings = addFinding(s.findings, StandingQueue, w, w.rttRatioP10)
+	}
+	s.prevSwing = w.legs >= oscSlowLegs && w.band >= oscBand && w.p90-w.p10 >= floorJitter
+	if w.class != Degraded {
+		// a degraded window's level is not a reference to fall from
+		s.limitRef = math.Max(s.limitRef, w.limitMed)
+	}
+	if w.hasDropShare {
+		s.dropRef = math.Min(s.dropRef, w.dropShare)
+	}
 }
 
 func strength(w windowStats) float64 {
@@ -471,20 +539,21 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	if len(pts) > 0 {
 		w.start = max(start, pts[0].t)
 	}
+	w.limitStart = raw[0]
 	flattenProbes(raw, times)
 	k := len(raw) / 3
 	w.limitFirst, w.limitLast = s.median(raw[:k]), s.median(raw[len(raw)-k:])
 	lims := append(s.lims[:0], raw...)
 	s.lims = lims
 	w.p10, w.limitMed, w.p90 = quantiles3(lims)
-	w.legs = s.countLegs(raw, times, oscLegFraction*w.limitMed)
+	w.legs = s.countLegs(raw, times, math.Max(oscLegFraction*w.limitMed, floorJitter))
 	if w.limitMed > 0 {
 		w.band = (w.p90 - w.p10) / w.limitMed
 	}
 	w.p100 = lims[len(lims)-1]
 	floor := math.Min(s.floor, lims[0])
 	w.floor, w.ref = floor, math.Max(s.limitRef, w.limitMed)
-	w.pinned = w.p90 <= pinnedSpread*w.p10 && w.p10 <= pinnedSpread*floor
+	w.pinned = w.p90 <= math.Max(pinnedSpread*w.p10, w.p10+1) && w.p10 <= math.Max(pinnedSpread*floor, floor+1)
 
 	// utilisation and in-flight
 	u := s.vals[:0]
@@ -554,23 +623,106 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		}
 	}
 	s.vals = u
+	s.shares(&w, pts)
 
+	swinging := w.band >= oscBand && w.p90-w.p10 >= floorJitter
+	calm := w.band < oscBand || w.p90-w.p10 < floorJitter
+	errorsUp := w.hasDropShare && w.dropShare >= errorShare && w.dropShare >= 2*s.dropRef
 	switch {
-	case w.hasRTTMin && w.rttRise >= degradedRTTRise && (w.pinned || w.limitMed <= degradedDrop*w.ref && (w.band < oscBand || w.p10 <= pinnedSpread*w.floor)):
-		// a limit swinging widely above its floor is not sitting anywhere:
-		// its own queue may be what raised the min RTT, so it is judged as
-		// oscillating below; one jittering on its floor is pinned there
+	case w.hasRTTMin && w.rttRise >= degradedRTTRise && (w.pinned || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor ||
+		calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w)):
+		// slower: a limit swinging widely above its floor is not sitting
+		// anywhere: its own queue may be what raised the min RTT, so it is
+		// judged as oscillating below; one jittering on its floor, or
+		// holding steady, is not
 		w.class = Degraded
-	case w.hasUtil && (w.util < pipelineUtil || w.noRejects && w.util < idleUtilNoReject):
-		// before oscillation: a limit far above in-flight is not the
-		// constraint, however it wanders
+	case s.limitRef > 0 && w.limitMed <= collapseDrop*s.limitRef && errorsUp && !swinging:
+		// smaller: the limit fell to half its earlier level and stays,
+		// with errors or timeouts appearing
+		w.class = Degraded
+	case s.judged == 0 && w.pinned && w.hasDropShare && (w.dropShare >= pinnedErrorShare || w.dropShare > 0 && w.rttRatioP10 >= pinnedRTTRatio):
+		// a trace that starts already degraded: pinned, with losses
+		w.class = Degraded
+	case w.hasUtil && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
+		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil ||
+		!w.hasRejShare && w.noRejects && w.util < idleUtilNoReject):
+		// before oscillation: a limit that turns away no material share of
+		// demand is not the constraint, however it wanders
 		w.class = PipelineBound
-	case w.band >= oscBand && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && s.prevSwing):
+	case swinging && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && s.prevSwing):
 		w.class = Oscillating
 	default:
 		w.class = Healthy
 	}
 	return w, true
+}
+
+// ownQueueRef is the limit level a min-RTT rise is judged against: the
+// limit when the baseline was set, or the window's first limit when the
+// baseline is being set now.
+func (s *Stream) ownQueueRef(w windowStats) float64 {
+	if s.limitAtBase > 0 {
+		return s.limitAtBase
+	}
+	return w.limitStart
+}
+
+// shares measures the window's rejected and lost shares of demand (the
+// completions estimated by Little's law: in-flight / RTT × interval), the
+// RTT's standing ratio to the min RTT, and whether in-flight is held flat
+// below the limit by a worker pool.
+func (s *Stream) shares(w *windowStats, pts []point) {
+	var rej, drop, done float64
+	nr, nd, nq := 0, 0, 0
+	ratios := s.vals[:0]
+	minIn, maxIn := math.Inf(1), math.Inf(-1)
+	minLim := math.Inf(1)
+	for i := 1; i < len(pts); i++ {
+		p := &pts[i]
+		if p.has&trace.FieldInFlight != 0 {
+			minIn, maxIn = math.Min(minIn, p.inFlight), math.Max(maxIn, p.inFlight)
+		}
+		if p.has&trace.FieldLimit != 0 {
+			minLim = math.Min(minLim, p.limit)
+		}
+		rtt := 0.0
+		switch {
+		case p.has&trace.FieldRTT != 0 && p.rtt > 0:
+			rtt = p.rtt
+		case p.has&trace.FieldRTTMin != 0 && p.rttMin > 0:
+			rtt = p.rttMin
+		}
+		if p.has&trace.FieldRTT != 0 && p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 && p.rtt > 0 {
+			ratios = append(ratios, p.rtt/p.rttMin)
+		}
+		if rtt <= 0 || p.has&trace.FieldInFlight == 0 {
+			continue
+		}
+		nq++
+		done += p.inFlight / (rtt / 1e3) * float64(p.t-pts[i-1].t) / 1e9
+		if p.has&trace.FieldRejected != 0 {
+			nr++
+			rej += p.rejected
+		}
+		if p.has&trace.FieldDropped != 0 {
+			nd++
+			drop += p.dropped
+		}
+	}
+	if nr >= minWindowSamples && rej+done > 0 {
+		w.rejShare, w.hasRejShare = rej/(rej+done), true
+	}
+	if nd >= minWindowSamples && drop+done > 0 {
+		w.dropShare, w.hasDropShare = drop/(drop+done), true
+	}
+	if len(ratios) >= minWindowSamples {
+		w.rttRatioP10 = selectQ(ratios, 0.1)
+	}
+	s.vals = ratios
+	// a worker pool: in-flight flat at one whole number below the limit,
+	// nothing turned away
+	w.workerPool = nq >= minWindowSamples && maxIn == minIn && maxIn > 0 && maxIn == math.Round(maxIn) &&
+		maxIn <= minLim-1 && (!w.hasRejShare || rej == 0)
 }
 
 // median returns the median of v without reordering it.

@@ -91,7 +91,10 @@ func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 }
 
 func TestScaleFreeAndIntervalRobust(t *testing.T) {
-	for _, c := range []float64{8, 350} {
+	// capacities 8 and 40 (base latency 32 ms and 160 ms): at 350 the base
+	// latency (1.4 s) exceeds the client's 1 s timeout, every request is a
+	// loss and the limiter sits pinned at its floor — not a healthy run
+	for _, c := range []float64{8, 40} {
 		for _, iv := range []time.Duration{time.Second, 15 * time.Second} {
 			base := time.Duration(c / 250 * float64(time.Second))
 			samples := simTrace(t, 20*time.Minute, []sim.Step{step(0, c, base, 1.5*c/base.Seconds())}, iv)
@@ -131,8 +134,12 @@ func TestMissingSeriesAreUnreachableNotGuessed(t *testing.T) {
 	if r := Classify("x", noLimit, Options{}); r.Class != Insufficient {
 		t.Fatalf("no limit series: %s", r.Class)
 	}
-	if r := Classify("x", samples[:100], Options{}); r.Class != Insufficient || r.Findings[0].Evidence.Summary == "" {
-		t.Fatalf("100 s of data, 5 min window: %s", r.Class)
+	if r := Classify("x", samples[:shortTraceSamples-1], Options{}); r.Class != Insufficient || r.Findings[0].Evidence.Summary == "" || r.Confidence != 0 || r.Findings[0].Severity != SevNone {
+		t.Fatalf("11 s of data: %s (confidence %v)", r.Class, r.Confidence)
+	}
+	// a short recording with a story gets a verdict, not insufficient-data
+	if r := Classify("x", samples[:100], Options{}); r.Class == Insufficient {
+		t.Fatalf("100 s of data at 1 s: %s, want a verdict", r.Class)
 	}
 }
 
@@ -279,4 +286,83 @@ func TestMedianNetworksMatchSorting(t *testing.T) {
 		}
 	}
 	perm(vals, 0)
+}
+
+// synth builds n samples at interval iv from a generator of the i-th row.
+func synth(n int, iv time.Duration, row func(i int) (limit, inFlight, rttMin, rtt, dropped, rejected float64)) []trace.Sample {
+	out := make([]trace.Sample, n)
+	for i := range out {
+		l, f, m, r, d, j := row(i)
+		s := trace.Sample{Time: sim.Epoch.Add(time.Duration(i) * iv), Target: "x"}
+		s.Set(trace.FieldLimit, l)
+		s.Set(trace.FieldInFlight, f)
+		s.Set(trace.FieldRTTMin, m)
+		s.Set(trace.FieldRTT, r)
+		s.Set(trace.FieldDropped, d)
+		if j >= 0 { // negative: not measured
+			s.Set(trace.FieldRejected, j)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// TestBindingConstraintAndCapacityEvidence pins the evidence the verdicts
+// rest on, one rule a row; each row fails if its rule is removed.
+func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
+	wobble := func(i int) float64 { return float64(i%3) - 1 } // -1, 0, 1
+	cases := []struct {
+		name string
+		rows func(i int) (float64, float64, float64, float64, float64, float64)
+		want Class
+	}{
+		{"in-flight at 0.8 of the limit, a few percent rejected: not binding", func(i int) (float64, float64, float64, float64, float64, float64) {
+			// 40 in flight at 20 ms: 2000 completions a second; 30 rejected is 1.5 %
+			return 50, 40 + wobble(i), 20, 21, 0, 30
+		}, PipelineBound},
+		{"saturated: a third of demand rejected", func(i int) (float64, float64, float64, float64, float64, float64) {
+			return 50, 49 + wobble(i), 20, 21, 0, 1000
+		}, Healthy},
+		{"worker pool: in-flight flat at 32 below a limit of 40, rejections not measured", func(i int) (float64, float64, float64, float64, float64, float64) {
+			return 40 + wobble(i), 32, 20, 21, 0, -1
+		}, PipelineBound},
+		{"capacity collapse with errors at flat latency", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 60 + wobble(i), 59, 20, 21, 0, 500
+			}
+			return 15 + wobble(i), 15, 20, 21, 40, 500
+		}, Degraded},
+		{"a step down with no error rise that settles", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 60 + wobble(i), 59, 20, 21, 0, 500
+			}
+			return 15 + wobble(i), 15, 20, 21, 0, 500
+		}, Healthy},
+		{"AIMD pinned at its floor flipping 1↔2 is not oscillation", func(i int) (float64, float64, float64, float64, float64, float64) {
+			return float64(1 + i%2), float64(1 + i%2), 20, 21, 0, 50
+		}, Healthy},
+		{"starts already degraded: pinned low with losses", func(i int) (float64, float64, float64, float64, float64, float64) {
+			return 4, 4, 20, 45, 20, 500
+		}, Degraded},
+	}
+	for _, c := range cases {
+		r := Classify("x", synth(1200, time.Second, c.rows), Options{})
+		if r.Class != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)
+		}
+	}
+}
+
+func TestStandingQueueIsAFindingOfItsOwn(t *testing.T) {
+	// a fixed limit of 100 with the RTT at 3× the min RTT throughout
+	r := Classify("x", synth(900, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		return 100, 100, 20, 60 + float64(i%3), 0, 300
+	}), Options{})
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == StandingQueue
+	}
+	if !found {
+		t.Fatalf("no standing-queue finding: %+v", r.Findings)
+	}
 }

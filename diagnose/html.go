@@ -42,7 +42,7 @@ const (
 	plotBottom = 22.0
 )
 
-var bandColor = map[Severity]string{SevCritical: "#f8d0d0", SevWarning: "#fde7c2", SevInfo: "#d6ecf7", SevOK: "#e3f4e1"}
+var bandColor = map[Severity]string{SevCritical: "#f8d0d0", SevWarning: "#fde7c2", SevInfo: "#d6ecf7", SevOK: "#e3f4e1", SevNone: "#eeeeee"}
 
 // series extracts (time, value) pairs of one field, thinned to maxPoints.
 func seriesOf(samples []trace.Sample, f trace.Field) (ts []int64, vs []float64) {
@@ -125,7 +125,7 @@ body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:24px;colo
 h1{font-size:20px}h2{font-size:17px;margin-top:32px;border-top:1px solid #ddd;padding-top:16px}
 table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #eee;text-align:left}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px}
-.critical{background:#c62828;color:#fff}.warning{background:#ef8f00;color:#fff}.info{background:#0277bd;color:#fff}.ok{background:#2e7d32;color:#fff}
+.critical{background:#c62828;color:#fff}.warning{background:#ef8f00;color:#fff}.info{background:#0277bd;color:#fff}.ok{background:#2e7d32;color:#fff}.none{background:#9e9e9e;color:#fff}
 .rec{color:#37474f;margin-left:18px}svg{display:block;margin:6px 0;background:#fff}
 .legend span{margin-right:14px;font-size:12px}small{color:#666}
 </style></head><body>

