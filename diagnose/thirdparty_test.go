@@ -356,5 +356,3 @@ func TestThirdPartyHeldOut(t *testing.T) {
 		t.Fatalf("worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", 100*worst, 100*heldOutFloor)
 	}
 }
-
-
