@@ -52,7 +52,8 @@ type GateConfig struct {
 }
 
 // Gate admits requests to one downstream under the limiter's limit and the
-// static cap. It is safe for concurrent use. RTT is measured from the moment a
+// static cap. It is safe for concurrent use. Create one with NewGate: the zero
+// Gate is not usable (it has no limiter). RTT is measured from the moment a
 // permit is granted to its Release, so time spent waiting for a slot never
 // reaches the limiter (that feedback loop collapses the limit).
 type Gate struct {
@@ -78,7 +79,9 @@ type waiter struct {
 
 var waiterPool = sync.Pool{New: func() any { return &waiter{ch: make(chan struct{}, 1)} }}
 
-// Permit is a granted slot. Release it exactly once.
+// Permit is a granted slot. Release it once; a second Release of the same
+// Permit does nothing. The zero Permit holds no slot and its Release does
+// nothing.
 type Permit struct {
 	g        *Gate
 	start    time.Duration // since g.base
@@ -209,11 +212,18 @@ func (g *Gate) Acquire(ctx context.Context) (Permit, error) {
 // Release ends the request: the RTT since the permit was granted and the
 // outcome are observed by the limiter, and the slot passes to the next waiter
 // when the limit allows.
-func (p Permit) Release(o Outcome) {
+//
+// A permit is single-use: Release empties it, so a second Release of the same
+// Permit is a no-op (it cannot free a slot twice and over-admit). Release on
+// the zero Permit (what Acquire returns with an error) is a no-op too. Do not
+// copy a Permit and release both copies: the copy is a second permit to the
+// same slot.
+func (p *Permit) Release(o Outcome) {
 	g := p.g
 	if g == nil {
 		return
 	}
+	p.g = nil
 	end := g.elapsed()
 	rtt := end - p.start
 	now := g.base.Add(end)

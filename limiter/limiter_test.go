@@ -463,3 +463,38 @@ func BenchmarkGradientObserveBatch(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/sample")
 }
+
+// A second Release of the same permit must not free a second slot: before
+// it was single-use, releasing twice let the gate hold 5 against a limit of 4.
+func TestPermitReleaseTwiceIsANoOp(t *testing.T) {
+	g := NewGate(GateConfig{Limiter: &Fixed{N: 4}})
+	var held []Permit
+	for i := 0; i < 4; i++ {
+		p, ok := g.TryAcquire()
+		if !ok {
+			t.Fatalf("acquire %d refused", i)
+		}
+		held = append(held, p)
+	}
+	held[0].Release(Success)
+	held[0].Release(Success)
+	held[0].Release(Dropped)
+	for i := 0; i < 2; i++ {
+		p, ok := g.TryAcquire()
+		if i == 1 {
+			if ok {
+				t.Fatalf("the gate admitted a fifth request against a limit of 4 after a double release")
+			}
+			break
+		}
+		if !ok {
+			t.Fatal("the freed slot was not granted")
+		}
+		held[0] = p
+	}
+	var zero Permit
+	zero.Release(Success) // no gate, no panic, nothing freed
+	if _, ok := g.TryAcquire(); ok {
+		t.Fatal("releasing the zero Permit freed a slot")
+	}
+}
