@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
 )
@@ -135,7 +136,11 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	if o.target != "" && !found {
 		return usageError(fmt.Errorf("--target %q: no such target in the input", o.target))
 	}
-	rep := diagnose.NewReport(strings.Join(args, " "), col.Results(), col.Series(), failOn)
+	shown := make([]string, len(args))
+	for i, a := range args {
+		shown[i] = scrape.Redact(a)
+	}
+	rep := diagnose.NewReport(strings.Join(shown, " "), col.Results(), col.Series(), failOn)
 	rep.Limits = col.Limits()
 	rep.Color = ios.OutTTY && !ios.NoColor
 

@@ -3,6 +3,8 @@ package cmd
 import (
 	"encoding/json"
 	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -209,5 +212,65 @@ func TestDiagnoseExitCodes(t *testing.T) {
 	// stdin
 	if out, _, code := run(t, "time,limit,in_flight\n1,4,3\n", "diagnose", "-", "--format", "json"); code != 3 || !strings.Contains(out, "insufficient-data") {
 		t.Fatalf("stdin: %d %s", code, out)
+	}
+}
+
+// A password in a target URL reaches no report format, not the step summary,
+// not stdout or stderr — also when the URL is malformed.
+func TestDiagnoseNeverWritesURLPasswords(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("..", "scrape", "testdata", "limitscope.prom"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) }))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "summary.md")
+	var outs []string
+	for _, f := range []string{"json", "markdown", "junit", "html", "text"} {
+		outs = append(outs, "--output", f+"="+filepath.Join(dir, "r."+f))
+	}
+	for _, target := range []string{
+		"http://user:SECRETPW@" + host + "/metrics",
+		"http://user:SECRETPW@x@" + host + "/metrics",
+		"http://user:SECRETPW/path@" + host + "/metrics",
+	} {
+		var out, errb strings.Builder
+		io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb, NoColor: true, Getenv: func(k string) string {
+			if k == "GITHUB_STEP_SUMMARY" {
+				return summary
+			}
+			return ""
+		}}
+		c := NewRootCmd(io)
+		c.SetArgs(append([]string{"diagnose", target, "--duration", "1500ms", "--interval", "250ms", "--format", "github"}, outs...))
+		err := c.Execute()
+		all := out.String() + errb.String()
+		if err != nil {
+			all += err.Error()
+		}
+		for _, f := range []string{"r.json", "r.markdown", "r.junit", "r.html", "r.text", "summary.md"} {
+			b, _ := os.ReadFile(filepath.Join(dir, f))
+			all += string(b)
+		}
+		if strings.Contains(all, "SECRETPW") {
+			t.Errorf("%s: the password reached the output", target)
+		}
+	}
+}
+
+func TestRedactHidesEverythingBeforeTheLastAt(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://user:pw@host/metrics":       "http://REDACTED@host/metrics",
+		"http://user:pw@x@host/metrics":     "http://REDACTED@host/metrics",
+		"http://user:123/path@host/metrics": "http://REDACTED@host/metrics",
+		"user:pw@host:9464/metrics":         "REDACTED@host:9464/metrics",
+		"http://host/metrics?u=a@b":         "http://host/metrics?u=a@b",
+		"http://host:9464/metrics":          "http://host:9464/metrics",
+	} {
+		if got := scrape.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -130,9 +130,9 @@ func NewHTTPSource(urls []string, cfg HTTPConfig) (*HTTPSource, error) {
 	for _, raw := range urls {
 		u, err := url.Parse(raw)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("target %q: want an http:// or https:// URL of a /metrics endpoint", redact(raw))
+			return nil, fmt.Errorf("target %q: want an http:// or https:// URL of a /metrics endpoint", Redact(raw))
 		}
-		ep := &endpoint{url: u, name: u.Redacted(), short: u.Host}
+		ep := &endpoint{url: u, name: Redact(raw), short: u.Host}
 		ep.st = Status{Endpoint: ep.name, State: StatePending}
 		if cfg.Mapping != nil {
 			ep.mapper = NewMapper(*cfg.Mapping)
@@ -146,14 +146,26 @@ func NewHTTPSource(urls []string, cfg HTTPConfig) (*HTTPSource, error) {
 	return s, nil
 }
 
-// redact removes a password from a URL-ish string that failed to parse.
-func redact(raw string) string {
-	if i := strings.Index(raw, "@"); i >= 0 {
-		if j := strings.Index(raw, "://"); j >= 0 && j < i {
-			return raw[:j+3] + "REDACTED" + raw[i:]
-		}
+// Redact hides credentials in a URL or URL-like string before it is shown
+// anywhere (status lines, errors, every report format). Everything between
+// the scheme and the last "@" before the query is replaced, whether or not
+// the string parses: "user:pw@x@host" and "user:123/path@host" hide the
+// whole user part. An "@" inside a path is redacted the same way: showing
+// too little is safe, a password is not.
+func Redact(raw string) string {
+	rest, scheme := raw, ""
+	if j := strings.Index(raw, "://"); j >= 0 {
+		scheme, rest = raw[:j+3], raw[j+3:]
 	}
-	return raw
+	end := len(rest)
+	if k := strings.IndexAny(rest, "?#"); k >= 0 {
+		end = k
+	}
+	at := strings.LastIndex(rest[:end], "@")
+	if at < 0 {
+		return raw
+	}
+	return scheme + "REDACTED" + rest[at:]
 }
 
 // Statuses returns each endpoint's status.

@@ -84,10 +84,10 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	}
 	client, err := api.NewClient(api.Config{Address: cfg.URL, RoundTripper: cfg.Transport})
 	if err != nil {
-		return nil, fmt.Errorf("--prom %q: %w", redact(cfg.URL), err)
+		return nil, fmt.Errorf("--prom %q: %w", Redact(cfg.URL), err)
 	}
 	s := &PromSource{cfg: cfg, api: v1.NewAPI(client), lastTS: map[string]time.Time{}}
-	s.st = Status{Endpoint: redact(cfg.URL), State: StatePending, Preset: cfg.Mapping.Name}
+	s.st = Status{Endpoint: Redact(cfg.URL), State: StatePending, Preset: cfg.Mapping.Name}
 	rangeWin := model.Duration(max(4*cfg.Interval, time.Minute))
 	for i := range cfg.Mapping.Specs {
 		spec := &cfg.Mapping.Specs[i]
