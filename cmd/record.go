@@ -14,6 +14,7 @@ type recordOptions struct {
 	out      string
 	duration time.Duration
 	live     liveOptions
+	file     recordFileOptions
 }
 
 func newRecordCmd(io *IOStreams) *cobra.Command {
@@ -24,6 +25,8 @@ func newRecordCmd(io *IOStreams) *cobra.Command {
 		Long: `Scrape /metrics endpoints (or query a Prometheus server with --prom) every
 --interval and write the samples to a trace file (CSV; .jsonl for JSON Lines;
 .gz compresses; - is stdout). One status line per interval goes to stderr.
+An existing file is never replaced silently: pass --force to overwrite it or
+--append to continue it. Exit 3 when nothing could be recorded.
 SIGINT or SIGTERM stops cleanly: the file is flushed and closed, exit 0. Rows
 reach the file whole and are flushed every second, so even a killed recorder
 leaves a file readable to its last complete row.`,
@@ -36,6 +39,7 @@ leaves a file readable to its last complete row.`,
 	c.Flags().StringVarP(&o.out, "output", "o", "", "trace file to write (required)")
 	c.Flags().DurationVar(&o.duration, "duration", 0, "stop after this long (0: until interrupted)")
 	o.live.register(c)
+	o.file.register(c)
 	_ = c.MarkFlagRequired("output")
 	return c
 }
@@ -45,9 +49,12 @@ func runRecord(io *IOStreams, o *recordOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := trace.Create(o.out, io.Out)
+	if err := trace.CheckExtension(o.out); err != nil {
+		return usageError(fmt.Errorf("-o: %w", err))
+	}
+	w, err := o.file.open("-o", o.out, io)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	ctx, cancel := signalContext(context.Background())
 	defer cancel()
@@ -101,5 +108,8 @@ loop:
 		return fmt.Errorf("writing %s: %w", o.out, werr)
 	}
 	fmt.Fprintf(io.ErrOut, "recorded %d rows to %s\n", w.Rows(), o.out)
+	if w.Rows() == 0 {
+		return &ExitError{Code: ExitNoData, Err: fmt.Errorf("nothing was recorded: %s", statusLine(src.Statuses()))}
+	}
 	return nil
 }

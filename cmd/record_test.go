@@ -220,3 +220,51 @@ func TestRecordStopsCleanlyOnSIGTERM(t *testing.T) {
 		t.Fatalf("status lines missing: %s", stderr.String())
 	}
 }
+
+// An existing recording is never clobbered: refused with exit 2 naming
+// --force and --append, its content intact; unknown extensions are refused;
+// --append continues the file and the result reads back; a recording of
+// nothing exits 3.
+func TestRecordNeverClobbersAndSaysWhenNothingWasRecorded(t *testing.T) {
+	srv := metricsServer(t, 100*time.Millisecond)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "old.csv")
+	if _, _, code := run(t, "", "record", srv.URL, "-o", path, "--duration", "1200ms", "--interval", "200ms"); code != 0 {
+		t.Fatalf("first recording: exit %d", code)
+	}
+	before, _ := os.ReadFile(path)
+	_, errOut, code := run(t, "", "record", srv.URL, "-o", path, "--duration", "500ms", "--interval", "200ms")
+	if code != ExitUsage || !strings.Contains(errOut, "--force") || !strings.Contains(errOut, "--append") {
+		t.Fatalf("existing file: exit %d, stderr %q; want exit 2 naming --force and --append", code, errOut)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("the refused recording changed the existing file")
+	}
+	if _, errOut, code := run(t, "", "record", srv.URL, "-o", path, "--append", "--duration", "1200ms", "--interval", "200ms"); code != 0 {
+		t.Fatalf("--append: exit %d: %s", code, errOut)
+	}
+	r, _, err := trace.ReadFile(path, nil, func(string) {})
+	if err != nil {
+		t.Fatalf("the appended file does not read back: %v", err)
+	}
+	after, _ := os.ReadFile(path)
+	if len(r) == 0 || strings.Count(string(after), "time,target") != 1 || len(after) <= len(before) {
+		t.Fatalf("--append: %d samples, %d headers", len(r), strings.Count(string(after), "time,target"))
+	}
+	if _, _, code := run(t, "", "record", srv.URL, "-o", path, "--force", "--duration", "500ms", "--interval", "200ms"); code != 0 {
+		t.Fatalf("--force: exit %d", code)
+	}
+	if _, errOut, code := run(t, "", "record", srv.URL, "-o", filepath.Join(dir, "x.parquet"), "--duration", "500ms"); code != ExitUsage || !strings.Contains(errOut, ".csv") {
+		t.Fatalf(".parquet: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.parquet")); err == nil {
+		t.Fatal(".parquet: a file was created")
+	}
+	// an unreachable endpoint records nothing: exit 3, not 0
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + ln.Addr().String() + "/metrics"
+	ln.Close()
+	if _, errOut, code := run(t, "", "record", dead, "-o", filepath.Join(dir, "none.csv"), "--duration", "700ms", "--interval", "200ms"); code != ExitNoData {
+		t.Fatalf("unreachable: exit %d (%s), want %d", code, errOut, ExitNoData)
+	}
+}

@@ -16,6 +16,7 @@ type watchOptions struct {
 	dash   dashOptions
 	live   liveOptions
 	record string
+	file   recordFileOptions
 }
 
 func newWatchCmd(ios *IOStreams) *cobra.Command {
@@ -36,7 +37,8 @@ verdict's evidence and recommendation. When stdout is not a terminal (or with
 	}
 	o.dash.register(c, diagnose.DefaultWindow)
 	o.live.register(c)
-	c.Flags().StringVar(&o.record, "record", "", "also record the samples to this trace file")
+	c.Flags().StringVar(&o.record, "record", "", "also record the samples to this trace file (refused if it exists: see --force, --append)")
+	o.file.register(c)
 	return c
 }
 
@@ -51,7 +53,7 @@ func runWatch(ios *IOStreams, o *watchOptions, args []string) error {
 	}
 	ctx, cancel := signalContext(context.Background())
 	defer cancel()
-	emit, closeRec, err := recorder(o.record, ios, board.Push)
+	emit, closeRec, err := recorder(o.record, &o.file, ios, board.Push)
 	if err != nil {
 		return err
 	}
@@ -63,13 +65,13 @@ func runWatch(ios *IOStreams, o *watchOptions, args []string) error {
 }
 
 // recorder wraps emit so samples are also written to path (when set).
-func recorder(path string, ios *IOStreams, emit func(trace.Sample)) (func(trace.Sample), func() error, error) {
+func recorder(path string, file *recordFileOptions, ios *IOStreams, emit func(trace.Sample)) (func(trace.Sample), func() error, error) {
 	if path == "" {
 		return emit, func() error { return nil }, nil
 	}
-	w, err := trace.Create(path, ios.Out)
+	w, err := file.open("--record", path, ios)
 	if err != nil {
-		return nil, nil, usageError(fmt.Errorf("--record: %w", err))
+		return nil, nil, err
 	}
 	var mu sync.Mutex
 	var werr error

@@ -74,7 +74,8 @@ type Reader struct {
 	name     string
 	format   Format
 	br       *bufio.Reader
-	line     int // line number of the last line read
+	line     int  // line number of the last line read
+	lastCR   bool // the last line read ended in "\r\n"
 	cols     []int
 	present  Field
 	header   bool
@@ -122,6 +123,10 @@ func (r *Reader) errorf(line int, format string, a ...any) error {
 	return &ParseError{File: r.name, Line: line, Msg: fmt.Sprintf(format, a...)}
 }
 
+// MaxLineBytes is the longest line a trace file may have (1 MiB): a longer
+// one is an error naming the file and line, not an unbounded read.
+const MaxLineBytes = 1 << 20
+
 // readLine returns the next physical line without its line ending, whether
 // it was terminated by a newline, and io.EOF after the last one.
 func (r *Reader) readLine() ([]byte, bool, error) {
@@ -131,6 +136,9 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 		r.buf = append(r.buf, chunk...)
 		if err == bufio.ErrBufferFull {
 			continue
+		}
+		if len(r.buf) > MaxLineBytes {
+			return nil, false, r.errorf(r.line+1, "line longer than %d MiB (is this a trace file?)", MaxLineBytes>>20)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			// A compressed stream cut short (a killed writer): what arrived
@@ -153,7 +161,8 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 		if terminated {
 			b = b[:len(b)-1]
 		}
-		if len(b) > 0 && b[len(b)-1] == '\r' {
+		r.lastCR = len(b) > 0 && b[len(b)-1] == '\r'
+		if r.lastCR {
 			b = b[:len(b)-1]
 		}
 		if r.line == 1 {
@@ -220,6 +229,12 @@ func (r *Reader) splitCSV(line []byte, terminated bool) ([][]byte, bool, error) 
 						// reuses the line buffer: keep copies of what we have.
 						for x := range rec {
 							rec[x] = append([]byte(nil), rec[x]...)
+						}
+						if r.lastCR {
+							f = append(f, '\r') // the field holds a CRLF
+						}
+						if len(f) > MaxLineBytes {
+							return nil, false, r.errorf(startLine, "a quoted field longer than %d MiB", MaxLineBytes>>20)
 						}
 						next, term, err := r.readLine()
 						if err == io.EOF {
@@ -475,8 +490,23 @@ func parseValue(b []byte) (float64, error) {
 	return v, nil
 }
 
-// parseTime parses RFC 3339 or decimal Unix seconds.
+// Times a trace can hold: what an int64 count of nanoseconds since 1970
+// reaches (every consumer works in Unix nanoseconds).
+var (
+	MinTime = time.Unix(0, math.MinInt64).UTC()
+	MaxTime = time.Unix(0, math.MaxInt64).UTC()
+)
+
+// parseTime parses RFC 3339 or decimal Unix seconds within [MinTime, MaxTime].
 func parseTime(b []byte) (time.Time, error) {
+	t, err := parseAnyTime(b)
+	if err == nil && (t.Before(MinTime) || t.After(MaxTime)) {
+		return time.Time{}, fmt.Errorf("outside the times a trace can hold (%s to %s)", MinTime.Format(time.RFC3339), MaxTime.Format(time.RFC3339))
+	}
+	return t, err
+}
+
+func parseAnyTime(b []byte) (time.Time, error) {
 	if len(b) == 0 {
 		return time.Time{}, errors.New("empty")
 	}

@@ -5,12 +5,15 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func readAllString(t *testing.T, body string, f Format) ([]Sample, []string, error) {
@@ -419,4 +422,98 @@ func TestStoreHoldsAnHourOf100TargetsIn64MiB(t *testing.T) {
 		t.Fatalf("%.1f MiB > 64 MiB", mib)
 	}
 	runtime.KeepAlive(st)
+}
+
+// Times outside int64 nanoseconds were wrapped (2300 read as 1715) and
+// crossed-range traces panicked diagnose: they are input errors with file:line.
+func TestTimesOutsideTheNanosecondRangeAreRejected(t *testing.T) {
+	for _, tm := range []string{"2300-01-01T00:00:00Z", "1600-01-01T00:00:00Z", "10000000000"} {
+		in := "time,limit\n2026-01-01T00:00:00Z,5\n" + tm + ",5\n"
+		_, err := NewReader(strings.NewReader(in), "f.csv", CSV).ReadAll()
+		if err == nil || !strings.Contains(err.Error(), "f.csv:3:") || !strings.Contains(err.Error(), "2262") {
+			t.Errorf("time %s: err %v, want f.csv:3 naming the range", tm, err)
+		}
+	}
+}
+
+// A value our reader refuses (a 1e306 s RTT is +Inf in ms) is never written:
+// the file always reads back, the cell "not measured".
+func TestWriterNeverWritesWhatTheReaderRefuses(t *testing.T) {
+	for _, f := range []Format{CSV, JSONL} {
+		var buf bytes.Buffer
+		w := NewWriter(&buf, f)
+		s := Sample{Time: time.Unix(1764410400, 0), Target: "x"}
+		s.Set(FieldLimit, 5)
+		s.Set(FieldRTTMin, math.Inf(1))
+		s.Set(FieldRTT, math.NaN())
+		s.Set(FieldDropped, -1)
+		if err := w.Write(s); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		got, err := NewReader(&buf, "rt", f).ReadAll()
+		if err != nil || len(got) != 1 || got[0].Has(FieldRTTMin) || got[0].Has(FieldRTT) || got[0].Has(FieldDropped) || got[0].Limit != 5 {
+			t.Fatalf("%v: %v %+v", f, err, got)
+		}
+	}
+}
+
+// Any target name written is read back identical: edge whitespace of every
+// kind (tab, VT, FF, NBSP, NEL), quotes, commas, newlines, '#', invalid UTF-8.
+func TestAnyTargetNameRoundTrips(t *testing.T) {
+	names := []string{"x\t", "\tx", "x\u00a0", "\u0085x", "x\v", "\fx", " x ", "a,b", `q"q`, "l1\nl2", "#x", "\xff\xfe", "x\xff", "ok"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []rune{'a', ' ', '\t', '\v', '\f', '\r', '\n', ',', '"', '#', '\u00a0', '\u0085', '\u2028', '\u3000', 'é', '\x00', '\x1b'}
+	for i := 0; i < 2000; i++ {
+		n := 1 + rng.IntN(6)
+		var b strings.Builder
+		for j := 0; j < n; j++ {
+			b.WriteRune(alphabet[rng.IntN(len(alphabet))])
+		}
+		names = append(names, b.String())
+	}
+	for _, f := range []Format{CSV, JSONL} {
+		var buf bytes.Buffer
+		w := NewWriter(&buf, f)
+		for i, name := range names {
+			s := Sample{Time: time.Unix(1764410400+int64(i), 0), Target: name}
+			s.Set(FieldLimit, 5)
+			if err := w.Write(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		got, err := NewReader(&buf, "rt", f).ReadAll()
+		if err != nil {
+			t.Fatalf("%v: %v", f, err)
+		}
+		if len(got) != len(names) {
+			t.Fatalf("%v: %d rows back, want %d", f, len(got), len(names))
+		}
+		for i := range names {
+			if got[i].Target != names[i] && !(f == JSONL && !utf8.ValidString(names[i])) {
+				t.Errorf("%v: name %q read back as %q", f, names[i], got[i].Target)
+			}
+		}
+	}
+}
+
+// A 200 MB line without a newline used to become a 209 MB error message and
+// 1.7 GB of memory: lines are capped at MaxLineBytes, the error names file:line.
+func TestOverlongLinesAreRefusedWithTheirLine(t *testing.T) {
+	long := strings.Repeat("9", 3*MaxLineBytes)
+	for _, f := range []Format{CSV, JSONL} {
+		in := "time,limit\n1,2\n" + long
+		if f == JSONL {
+			in = `{"time":1,"limit":2}` + "\n" + long
+		}
+		_, err := NewReader(strings.NewReader(in), "big", f).ReadAll()
+		if err == nil || !strings.Contains(err.Error(), "big:") || !strings.Contains(err.Error(), "longer than 1 MiB") || len(err.Error()) > 200 {
+			t.Errorf("%v: %.300v", f, err)
+		}
+	}
+	quoted := "time,target,limit\n1,\"" + strings.Repeat("x\n", MaxLineBytes) + "\",2\n"
+	if _, err := NewReader(strings.NewReader(quoted), "q", CSV).ReadAll(); err == nil || !strings.Contains(err.Error(), "q:2:") {
+		t.Errorf("multi-line quoted field: %.300v", err)
+	}
 }

@@ -4,12 +4,17 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DefaultFlushInterval is how often a Writer pushes buffered rows to the file.
@@ -45,26 +50,121 @@ func NewWriter(w io.Writer, f Format) *Writer {
 	}
 }
 
-// Create opens path for writing ("-" is stdout, .gz compresses, the format
-// follows the extension).
+// Create opens path for writing, replacing an existing file ("-" is stdout,
+// .gz compresses, the format follows the extension). Commands use
+// OpenWriter, which refuses to clobber.
 func Create(path string, stdout io.Writer) (*Writer, error) {
+	return OpenWriter(path, stdout, Overwrite)
+}
+
+// OpenMode says what OpenWriter does when the file exists.
+type OpenMode int
+
+// Open modes.
+const (
+	// Refuse fails with ErrExists: a recording never silently replaces one.
+	Refuse OpenMode = iota
+	// Overwrite truncates the existing file.
+	Overwrite
+	// Append continues the existing file; a CSV file's header must be the
+	// one this writer writes.
+	Append
+)
+
+// ErrExists is returned by OpenWriter in Refuse mode when the file exists.
+var ErrExists = errors.New("the file exists")
+
+// CheckExtension reports whether path names a format the writer knows:
+// .csv, .jsonl or .ndjson, optionally followed by .gz, or "-" (stdout, CSV).
+func CheckExtension(path string) error {
+	if path == "-" {
+		return nil
+	}
+	p := strings.TrimSuffix(strings.ToLower(path), ".gz")
+	for _, ext := range []string{".csv", ".jsonl", ".ndjson"} {
+		if strings.HasSuffix(p, ext) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: unknown trace file extension: use .csv, .jsonl or .ndjson (optionally .gz)", path)
+}
+
+// OpenWriter opens path for writing with mode deciding what happens to an existing
+// file ("-" is stdout, .gz compresses, the format follows the extension,
+// which must be one CheckExtension accepts).
+func OpenWriter(path string, stdout io.Writer, mode OpenMode) (*Writer, error) {
+	if err := CheckExtension(path); err != nil {
+		return nil, err
+	}
 	var dst io.Writer = stdout
 	var closer io.Closer
+	continuing := false
 	if path != "-" {
-		f, err := os.Create(path)
+		flag := os.O_WRONLY | os.O_CREATE
+		switch mode {
+		case Refuse:
+			flag |= os.O_EXCL
+		case Overwrite:
+			flag |= os.O_TRUNC
+		case Append:
+			if err := checkAppendable(path); err != nil {
+				return nil, err
+			}
+			flag |= os.O_APPEND
+		}
+		f, err := os.OpenFile(path, flag, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("%s: %w", path, ErrExists)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("cannot create trace file: %w", err)
+		}
+		if st, err := f.Stat(); err == nil && st.Size() > 0 {
+			continuing = true
 		}
 		dst, closer = f, f
 	}
 	var gz *gzip.Writer
 	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		gz = gzip.NewWriter(dst)
+		gz = gzip.NewWriter(dst) // appended: a new gzip member, which readers concatenate
 		dst = gz
 	}
 	w := NewWriter(dst, FormatOf(path))
 	w.gz, w.closer = gz, closer
+	w.header = continuing && w.format == CSV
 	return w, nil
+}
+
+// checkAppendable accepts an existing file to append to: missing or empty,
+// or a CSV whose first line is this writer's header and whose last byte ends
+// a row (a killed recorder's half row would swallow the next one).
+func checkAppendable(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot append to trace file: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		return nil
+	}
+	if FormatOf(path) == CSV {
+		head := make([]byte, len(csvHeader))
+		if _, err := io.ReadFull(f, head); err != nil || string(head) != csvHeader {
+			return fmt.Errorf("%s: cannot append: its header is not %q (write to a new file instead)", path, strings.TrimSpace(csvHeader))
+		}
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+		return fmt.Errorf("%s: cannot append: its last row is incomplete (was the recorder killed?); write to a new file", path)
+	}
+	return nil
 }
 
 // Rows returns the number of rows written.
@@ -88,7 +188,7 @@ func (w *Writer) Write(s Sample) error {
 		b = appendCSVField(b, targetOf(s))
 		for _, fn := range fieldNames {
 			b = append(b, ',')
-			if v, ok := s.Value(fn.f); ok {
+			if v, ok := s.Value(fn.f); ok && writable(v) {
 				b = strconv.AppendFloat(b, v, 'f', -1, 64)
 			}
 		}
@@ -98,7 +198,7 @@ func (w *Writer) Write(s Sample) error {
 		b = append(b, `","target":`...)
 		b = append(b, w.jsonName(targetOf(s))...)
 		for _, fn := range fieldNames {
-			if v, ok := s.Value(fn.f); ok {
+			if v, ok := s.Value(fn.f); ok && writable(v) {
 				b = append(b, ',', '"')
 				b = append(b, fn.name...)
 				b = append(b, '"', ':')
@@ -124,6 +224,11 @@ func (w *Writer) Write(s Sample) error {
 	return nil
 }
 
+// writable reports whether the reader accepts v: a value it would refuse
+// (NaN, ±Inf — a finite 1e306 s RTT is +Inf in ms — or negative) is written
+// as an empty cell, "not measured", so a recording always reads back.
+func writable(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
+
 func targetOf(s Sample) string {
 	if s.Target == "" {
 		return DefaultTarget
@@ -142,10 +247,11 @@ func (w *Writer) jsonName(t string) []byte {
 	return b
 }
 
-// appendCSVField quotes a field when it holds a comma, quote, newline,
-// leading '#' or surrounding space.
+// appendCSVField quotes a field when it holds a comma, quote, newline or
+// leading '#', or when it starts or ends with anything the reader trims from
+// an unquoted field (any Unicode space: tab, VT, NBSP, NEL…).
 func appendCSVField(b []byte, f string) []byte {
-	if f == "" || !strings.ContainsAny(f, ",\"\r\n") && f[0] != '#' && f[0] != ' ' && f[len(f)-1] != ' ' {
+	if f == "" || !needsQuotes(f) {
 		return append(b, f...)
 	}
 	b = append(b, '"')
@@ -156,6 +262,15 @@ func appendCSVField(b []byte, f string) []byte {
 		b = append(b, f[i])
 	}
 	return append(b, '"')
+}
+
+func needsQuotes(f string) bool {
+	if strings.ContainsAny(f, ",\"\r\n") || f[0] == '#' {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(f)
+	last, _ := utf8.DecodeLastRuneInString(f)
+	return unicode.IsSpace(first) || unicode.IsSpace(last) || first == utf8.RuneError || last == utf8.RuneError
 }
 
 func (w *Writer) flushBuffer() error {
