@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/limitscope/limitscope/trace"
 )
@@ -96,6 +97,36 @@ func TestUsageErrorsExit2AndNameTheProblem(t *testing.T) {
 		_, errOut, code := run(t, "", c.args...)
 		if code != ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// Flag values that used to hang or crash are refused at once with exit 2.
+func TestNumericFlagsThatHungOrCrashedAreRefused(t *testing.T) {
+	path := degradedTrace(t)
+	for _, args := range [][]string{
+		{"diagnose", path, "--window", "1us"},
+		{"replay", path, "--plain", "--speed", "NaN"},
+		{"replay", path, "--plain", "--speed", "+Inf"},
+		{"replay", path, "--plain", "--history", "2000000000"},
+		{"tune", path, "--sweep", "smoothing=0:NaN:0.1"},
+		{"tune", path, "--sweep", "smoothing=0.1,Inf"},
+		{"tune", path, "--sweep", "smoothing=0.001:1:0.001", "--sweep", "min_limit=1:1000:1", "--sweep", "max_limit=1:1000:1"},
+	} {
+		done := make(chan int, 1)
+		var errOut string
+		go func() {
+			var code int
+			_, errOut, code = run(t, "", args...)
+			done <- code
+		}()
+		select {
+		case code := <-done:
+			if code != ExitUsage || errOut == "" {
+				t.Errorf("%v: exit %d (%q), want 2 with a message", args, code, errOut)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v: still running after 20 s", args)
 		}
 	}
 }

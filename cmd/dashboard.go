@@ -27,6 +27,9 @@ type dashOptions struct {
 	history int
 }
 
+// maxHistory bounds --history: a million samples per target is 40 MB each.
+const maxHistory = 1_000_000
+
 func (o *dashOptions) register(c *cobra.Command, window time.Duration) {
 	f := c.Flags()
 	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii (for terminals without braille)")
@@ -48,8 +51,8 @@ func (o *dashOptions) board(ios *IOStreams) (*diagnose.Board, error) {
 	if _, ok := tui.ParseChartStyle(o.chart); !ok {
 		return nil, usageError(fmt.Errorf("--chart %q: use braille, block or ascii", o.chart))
 	}
-	if o.window <= 0 || o.history < 10 {
-		return nil, usageError(fmt.Errorf("--window must be positive and --history at least 10"))
+	if o.window < diagnose.MinWindow || o.history < 10 || o.history > maxHistory {
+		return nil, usageError(fmt.Errorf("--window must be at least %v and --history between 10 and %d samples per target", diagnose.MinWindow, maxHistory))
 	}
 	return diagnose.NewBoard(o.history, diagnose.Options{Window: o.window}), nil
 }

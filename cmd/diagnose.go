@@ -85,8 +85,8 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	if err != nil {
 		return usageError(fmt.Errorf("--fail-on: %w", err))
 	}
-	if o.window <= 0 {
-		return usageError(fmt.Errorf("--window %v: must be positive", o.window))
+	if o.window < diagnose.MinWindow {
+		return usageError(fmt.Errorf("--window %v: must be at least %v", o.window, diagnose.MinWindow))
 	}
 	if !validFormat(o.format) {
 		return usageError(fmt.Errorf("--format %q: use one of %s", o.format, strings.Join(diagnose.Formats, ", ")))

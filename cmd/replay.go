@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/spf13/cobra"
 
@@ -37,8 +38,8 @@ and double the speed, home/end jump. Verdicts are computed as the data plays.`,
 }
 
 func runReplay(ios *IOStreams, o *replayOptions, path string) error {
-	if o.speed <= 0 {
-		return usageError(fmt.Errorf("--speed %v: must be positive", o.speed))
+	if !(o.speed > 0) || math.IsInf(o.speed, 0) {
+		return usageError(fmt.Errorf("--speed %v: must be a positive number", o.speed))
 	}
 	board, err := o.dash.board(ios)
 	if err != nil {

@@ -121,6 +121,9 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 		}
 		axes = append(axes, a)
 	}
+	if err := tune.CheckGrid(axes); err != nil {
+		return usageError(fmt.Errorf("--sweep: %w", err))
+	}
 	samples, _, err := trace.ReadFile(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) })
 	if err != nil {
 		return usageError(err)

@@ -89,6 +89,9 @@ func severityOf(c Class) Severity {
 // and one of 350 are judged alike), and each was checked on the labelled
 // simulator set of calibration_test.go.
 const (
+	// MinWindow is the shortest judging window accepted: shorter ones judge
+	// a handful of samples and, over a long trace, cost a window each.
+	MinWindow = time.Second
 	// DefaultWindow is the judging window: long enough to hold several
 	// re-probe cycles (2 min each) and 20 samples at a 15 s interval.
 	DefaultWindow = 5 * time.Minute
@@ -375,20 +378,32 @@ func (s *Stream) Push(smp trace.Sample) {
 	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
 	if s.n == 0 {
 		s.first = t
-		s.next = t + s.window
+		s.next = addSat(t, s.window)
 	} else if len(s.intervals) < 64 {
 		s.intervals = append(s.intervals, float64(t-s.last)/1e9)
 	}
 	for t >= s.next {
 		s.closeWindow(s.next)
+		if s.next > math.MaxInt64-s.window {
+			s.next = math.MaxInt64 // the end of representable time
+			break
+		}
 		s.next += s.window
+		// whole windows with no sample (a gap): counted, skipped in O(1);
+		// unsigned, since a gap may span more than half the int64 range
+		if t >= s.next {
+			if skip := (uint64(t) - uint64(s.next)) / uint64(s.window); skip > 0 {
+				s.windows += int(skip)
+				s.next += int64(skip * uint64(s.window))
+			}
+		}
 	}
 	s.last = t
 	s.n++
 	s.have |= smp.Fields
 	s.account(&p)
 	// keep only the trailing window
-	cut := t - s.window
+	cut := addSat(t, -s.window)
 	for s.head < len(s.buf) && s.buf[s.head].t < cut {
 		s.head++
 	}
@@ -430,14 +445,14 @@ func (s *Stream) account(p *point) {
 // window returns the samples of [end−window, end).
 func (s *Stream) windowPoints(end int64) []point {
 	pts := s.buf[s.head:]
-	lo := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end-s.window })
+	lo := sort.Search(len(pts), func(i int) bool { return pts[i].t >= addSat(end, -s.window) })
 	hi := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end })
 	return pts[lo:hi]
 }
 
 func (s *Stream) closeWindow(end int64) {
 	s.windows++
-	w, ok := s.judge(s.windowPoints(end), end-s.window, end)
+	w, ok := s.judge(s.windowPoints(end), addSat(end, -s.window), end)
 	if !ok {
 		return
 	}
@@ -655,6 +670,19 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class = Healthy
 	}
 	return w, true
+}
+
+// addSat returns a+b clamped to the int64 range: times in Unix nanoseconds
+// reach both ends of it.
+func addSat(a, b int64) int64 {
+	c := a + b
+	if b > 0 && c < a {
+		return math.MaxInt64
+	}
+	if b < 0 && c > a {
+		return math.MinInt64
+	}
+	return c
 }
 
 // ownQueueRef is the limit level a min-RTT rise is judged against: the

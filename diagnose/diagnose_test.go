@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"math"
 	"reflect"
 	"sort"
 	"testing"
@@ -364,5 +365,29 @@ func TestStandingQueueIsAFindingOfItsOwn(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no standing-queue finding: %+v", r.Findings)
+	}
+}
+
+// A 285-year gap with a 1 s window used to spin for minutes (a window per
+// second of the gap); samples at the ends of representable time used to
+// overflow. Both finish at once now.
+func TestHugeGapsAndTheEndsOfTimeDoNotSpinOrPanic(t *testing.T) {
+	mk := func(tm time.Time, l float64) trace.Sample {
+		s := trace.Sample{Time: tm, Target: "x"}
+		s.Set(trace.FieldLimit, l)
+		return s
+	}
+	var samples []trace.Sample
+	for i := 0; i < 20; i++ {
+		samples = append(samples, mk(time.Unix(0, math.MinInt64).Add(time.Duration(i)*time.Second), 5))
+	}
+	for i := 0; i < 20; i++ {
+		samples = append(samples, mk(time.Unix(0, math.MaxInt64).Add(time.Duration(i-19)*time.Second), 5))
+	}
+	if r := Classify("x", samples, Options{Window: time.Second}); r.Samples != 40 {
+		t.Errorf("window 1s: %d samples", r.Samples)
+	}
+	if r := Classify("x", samples, Options{}); r.Class == Insufficient {
+		t.Errorf("default window: %s, want a verdict for 20 samples at each end", r.Class)
 	}
 }

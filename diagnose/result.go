@@ -107,7 +107,8 @@ func (s *Stream) Current() (Class, Finding, bool) {
 	if s.n == 0 {
 		return Insufficient, Finding{}, false
 	}
-	w, ok := s.judge(s.windowPoints(s.last+1), s.last+1-s.window, s.last+1)
+	end := addSat(s.last, 1)
+	w, ok := s.judge(s.windowPoints(end), addSat(end, -s.window), end)
 	if !ok {
 		return Insufficient, Finding{}, false
 	}
@@ -132,10 +133,10 @@ func (s *Stream) Result() Result {
 		counts[c] = n
 	}
 	judged, windows := s.judged, s.windows
-	partialStart := s.next - s.window
+	partialStart := addSat(s.next, -s.window)
 	if s.last-partialStart >= s.window/2 || judged == 0 && s.partialSamples(partialStart) >= shortTraceSamples {
 		windows++
-		if w, ok := s.judge(s.windowPoints(s.last+1), partialStart, s.last+1); ok {
+		if w, ok := s.judge(s.windowPoints(addSat(s.last, 1)), partialStart, addSat(s.last, 1)); ok {
 			judged++
 			counts[w.class]++
 			findings = addFinding(findings, w.class, w, strength(w))

@@ -297,8 +297,8 @@ func ParseAxis(s string) (Axis, error) {
 		var v [3]float64
 		for i, p := range parts {
 			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-			if err != nil {
-				return Axis{}, fmt.Errorf("%q: %q is not a number", s, p)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return Axis{}, fmt.Errorf("%q: %q is not a finite number", s, p)
 			}
 			v[i] = f
 		}
@@ -316,12 +316,28 @@ func ParseAxis(s string) (Axis, error) {
 	}
 	for _, p := range strings.Split(spec, ",") {
 		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return Axis{}, fmt.Errorf("%q: %q is not a number", s, p)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return Axis{}, fmt.Errorf("%q: %q is not a finite number", s, p)
 		}
 		a.Values = append(a.Values, f)
 	}
 	return a, nil
+}
+
+// MaxGrid is the most parameter combinations a sweep runs.
+const MaxGrid = 10_000
+
+// CheckGrid refuses a sweep of more than MaxGrid combinations, saying how
+// many the axes make.
+func CheckGrid(axes []Axis) error {
+	n := 1.0
+	for _, a := range axes {
+		n *= float64(len(a.Values))
+	}
+	if n > MaxGrid {
+		return fmt.Errorf("the sweep has %.0f combinations; at most %d: use a coarser STEP or fewer values", n, MaxGrid)
+	}
+	return nil
 }
 
 // Grid returns every combination of the axes applied to base.
