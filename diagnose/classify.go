@@ -136,6 +136,12 @@ const (
 	// oscBand: the limit's 10–90 % band at least 20 % of its median is a wide
 	// swing; a settled gradient limiter's band is a few percent.
 	oscBand = 0.20
+	// oscIQR: a swinging limit spends its time apart, not just visits
+	// extremes: the middle half of its values spans at least 20 % of the
+	// median (an AIMD sawtooth between L/2 and L spans 33 %, a sine of ±20 %
+	// about 28 %); a limit flat with brief spikes (Vegas' +beta jumps, AIMD
+	// back-offs of 10 %) spans a few percent.
+	oscIQR = 0.20
 	// oscLegFraction and oscMinLegs: a swing is a move of at least 20 % of
 	// the median against the previous direction; four of them in a window is
 	// "repeatedly" — a single capacity step that settles makes one, and
@@ -195,6 +201,12 @@ const (
 	// a standing queue: the limit is above what the downstream takes.
 	standingQueueRatio = 2.0
 	flatBand           = 0.02
+	// persistent: "persistently" is in 90 % of a window's samples.
+	persistent = 0.9
+	// rttFollows: a slower downstream raises the RTT too; the min RTT
+	// rising 1.5× while the RTT rose less than 1.25× is the estimate being
+	// reset to a queued sample (Vegas' probe), not the downstream.
+	rttFollows = 1.25
 	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
 	// its level at the baseline is the limiter's own queue.
 	ownQueueGrowth = 1.2
@@ -281,6 +293,7 @@ type windowStats struct {
 	limitMed, p10, p90 float64
 	p100               float64
 	band               float64
+	iqr, iqrAbs        float64
 	legs               int
 	util               float64
 	hasUtil            bool
@@ -305,7 +318,9 @@ type windowStats struct {
 	dropShare          float64
 	hasDropShare       bool
 	workerPool         bool
-	rttRatioP10        float64
+	// queuedHigh and queuedSome: the share of samples whose RTT is at
+	// least standingQueueRatio (resp. pinnedRTTRatio) times the min RTT
+	queuedHigh, queuedSome float64
 	limitStart         float64
 }
 
@@ -338,6 +353,10 @@ type Stream struct {
 	// RTT that rose while the limit grew well past it is the limiter's own
 	// queue (AIMD fills it by design), not a slower downstream
 	limitAtBase float64
+	// rttAtBase: the RTT's median in that window (0: not measured); a min
+	// RTT that rose while the RTT itself did not is an estimate reset (a
+	// Vegas probe), not a slower downstream
+	rttAtBase float64
 
 	findings []Finding
 	counts   map[Class]int
@@ -486,17 +505,17 @@ func (s *Stream) commit(w windowStats) {
 		s.findings = addFinding(s.findings, ErrorAcceleration, w, w.limitLast/w.limitFirst)
 	}
 	if w.hasRTTMin && w.rttMinMed > 0 && w.rttMinMed < s.rttBase {
-		s.rttBase, s.limitAtBase = w.rttMinMed, w.limitMed
+		s.rttBase, s.limitAtBase, s.rttAtBase = w.rttMinMed, w.limitMed, w.rttMed
 	}
-	if w.class == Healthy && w.band <= flatBand && w.rttRatioP10 >= standingQueueRatio {
-		s.findings = addFinding(s.findings, StandingQueue, w, w.rttRatioP10)
+	if w.class == Healthy && w.band <= flatBand && w.queuedHigh >= persistent {
+		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
 	}
-	s.prevSwing = w.legs >= oscSlowLegs && w.band >= oscBand && w.p90-w.p10 >= floorJitter
+	s.prevSwing = w.legs >= oscSlowLegs && w.iqr >= oscIQR && w.iqrAbs >= jitter(w.limitMed)
 	if w.class != Degraded {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
 	}
-	if w.hasDropShare {
+	if w.hasDropShare && w.class != Degraded {
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
 }
@@ -560,13 +579,20 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	w.limitFirst, w.limitLast = s.median(raw[:k]), s.median(raw[len(raw)-k:])
 	lims := append(s.lims[:0], raw...)
 	s.lims = lims
-	w.p10, w.limitMed, w.p90 = quantiles3(lims)
-	w.legs = s.countLegs(raw, times, math.Max(oscLegFraction*w.limitMed, floorJitter))
+	lo, hi := lims[0], lims[0]
+	for _, v := range lims {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	var p25, p75 float64
+	w.p10, p25, w.limitMed, p75, w.p90 = quantiles5(lims)
+	w.legs = s.countLegs(raw, times, math.Max(oscLegFraction*w.limitMed, jitter(w.limitMed)))
+	w.iqrAbs = p75 - p25
 	if w.limitMed > 0 {
 		w.band = (w.p90 - w.p10) / w.limitMed
+		w.iqr = w.iqrAbs / w.limitMed
 	}
-	w.p100 = lims[len(lims)-1]
-	floor := math.Min(s.floor, lims[0])
+	w.p100 = hi
+	floor := math.Min(s.floor, lo)
 	w.floor, w.ref = floor, math.Max(s.limitRef, w.limitMed)
 	w.pinned = w.p90 <= math.Max(pinnedSpread*w.p10, w.p10+1) && w.p10 <= math.Max(pinnedSpread*floor, floor+1)
 
@@ -640,12 +666,13 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	s.vals = u
 	s.shares(&w, pts)
 
-	swinging := w.band >= oscBand && w.p90-w.p10 >= floorJitter
+	swinging := w.iqr >= oscIQR && w.iqrAbs >= jitter(w.limitMed)
 	calm := w.band < oscBand || w.p90-w.p10 < floorJitter
-	errorsUp := w.hasDropShare && w.dropShare >= errorShare && w.dropShare >= 2*s.dropRef
+	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	switch {
 	case w.hasRTTMin && w.rttRise >= degradedRTTRise && (w.pinned || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor ||
-		calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w)):
+		calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w)) &&
+		(s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
 		// slower: a limit swinging widely above its floor is not sitting
 		// anywhere: its own queue may be what raised the min RTT, so it is
 		// judged as oscillating below; one jittering on its floor, or
@@ -655,14 +682,16 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing
 		w.class = Degraded
-	case s.judged == 0 && w.pinned && w.hasDropShare && (w.dropShare >= pinnedErrorShare || w.dropShare > 0 && w.rttRatioP10 >= pinnedRTTRatio):
-		// a trace that starts already degraded: pinned, with losses
+	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare || w.queuedSome >= persistent):
+		// pinned with losses above their calm level (or with no calm level
+		// in the trace: it starts already degraded)
 		w.class = Degraded
-	case w.hasUtil && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
+	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
 		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil ||
 		!w.hasRejShare && w.noRejects && w.util < idleUtilNoReject):
 		// before oscillation: a limit that turns away no material share of
-		// demand is not the constraint, however it wanders
+		// demand is not the constraint, however it wanders — unless the
+		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
 	case swinging && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && s.prevSwing):
 		w.class = Oscillating
@@ -671,6 +700,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	return w, true
 }
+
+// jitter is the move a limit of size l makes anyway: one update of a
+// gradient limiter grows it by √l (the seed's allowance), and an integer
+// limit moves by whole units, so swings are judged against the larger of
+// √l and floorJitter.
+func jitter(l float64) float64 { return math.Max(floorJitter, math.Sqrt(math.Max(l, 0))) }
 
 // addSat returns a+b clamped to the int64 range: times in Unix nanoseconds
 // reach both ends of it.
@@ -702,7 +737,7 @@ func (s *Stream) ownQueueRef(w windowStats) float64 {
 func (s *Stream) shares(w *windowStats, pts []point) {
 	var rej, drop, done float64
 	nr, nd, nq := 0, 0, 0
-	ratios := s.vals[:0]
+	nRatio, nHigh, nSome := 0, 0, 0
 	minIn, maxIn := math.Inf(1), math.Inf(-1)
 	minLim := math.Inf(1)
 	for i := 1; i < len(pts); i++ {
@@ -721,7 +756,13 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 			rtt = p.rttMin
 		}
 		if p.has&trace.FieldRTT != 0 && p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 && p.rtt > 0 {
-			ratios = append(ratios, p.rtt/p.rttMin)
+			nRatio++
+			if p.rtt >= standingQueueRatio*p.rttMin {
+				nHigh++
+			}
+			if p.rtt >= pinnedRTTRatio*p.rttMin {
+				nSome++
+			}
 		}
 		if rtt <= 0 || p.has&trace.FieldInFlight == 0 {
 			continue
@@ -743,10 +784,9 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 	if nd >= minWindowSamples && drop+done > 0 {
 		w.dropShare, w.hasDropShare = drop/(drop+done), true
 	}
-	if len(ratios) >= minWindowSamples {
-		w.rttRatioP10 = selectQ(ratios, 0.1)
+	if nRatio >= minWindowSamples {
+		w.queuedHigh, w.queuedSome = float64(nHigh)/float64(nRatio), float64(nSome)/float64(nRatio)
 	}
-	s.vals = ratios
 	// a worker pool: in-flight flat at one whole number below the limit,
 	// nothing turned away
 	w.workerPool = nq >= minWindowSamples && maxIn == minIn && maxIn > 0 && maxIn == math.Round(maxIn) &&
@@ -898,6 +938,23 @@ func selectQ(v []float64, q float64) float64 {
 	}
 	k := int(q * float64(len(v)-1))
 	return nth(v, k)
+}
+
+// quantiles5 returns the 10th, 25th, 50th, 75th and 90th percentiles of v,
+// reordering it.
+func quantiles5(v []float64) (p10, p25, p50, p75, p90 float64) {
+	n := len(v)
+	if n == 0 {
+		return
+	}
+	k := func(q float64) int { return int(q * float64(n-1)) }
+	k10, k25, k50, k75, k90 := k(0.1), k(0.25), k(0.5), k(0.75), k(0.9)
+	p50 = nth(v, k50)
+	p25 = nth(v[:k50+1], k25)
+	p10 = nth(v[:k25+1], k10)
+	p75 = nth(v[k50:], k75-k50)
+	p90 = nth(v[k75:], k90-k75)
+	return
 }
 
 // quantiles3 returns the 10th, 50th and 90th percentiles of v, reordering it.

