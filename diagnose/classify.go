@@ -321,7 +321,7 @@ type windowStats struct {
 	// queuedHigh and queuedSome: the share of samples whose RTT is at
 	// least standingQueueRatio (resp. pinnedRTTRatio) times the min RTT
 	queuedHigh, queuedSome float64
-	limitStart         float64
+	limitStart             float64
 }
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
