@@ -29,12 +29,18 @@ test: test-deps
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem -timeout 30m $(PKGS)
 
+# -fuzzminimizetime bounds the minimisation of each new input (without it a
+# slow-to-minimise input can hold a worker for most of the run).
+FUZZ := -run '^$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 fuzz:
-	$(GO) test ./trace -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./trace -run '^$$' -fuzz '^FuzzReadJSONL$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./limiter -run '^$$' -fuzz '^FuzzGradientStaysFiniteAndBounded$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./limiter -run '^$$' -fuzz '^FuzzObserveBatchEqualsObserve$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./scrape -run '^$$' -fuzz '^FuzzMapExposition$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./trace $(FUZZ) -fuzz '^FuzzReadCSV$$'
+	$(GO) test ./trace $(FUZZ) -fuzz '^FuzzReadJSONL$$'
+	$(GO) test ./limiter $(FUZZ) -fuzz '^FuzzGradientStaysFiniteAndBounded$$'
+	$(GO) test ./limiter $(FUZZ) -fuzz '^FuzzObserveBatchEqualsObserve$$'
+	$(GO) test ./scrape $(FUZZ) -fuzz '^FuzzMapExposition$$'
+	$(GO) test ./diagnose $(FUZZ) -fuzz '^FuzzDiagnose$$'
+	$(GO) test ./diagnose $(FUZZ) -fuzz '^FuzzReportWriters$$'
+	$(GO) test ./safetext $(FUZZ) -fuzz '^FuzzEveryOutputKind$$'
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }

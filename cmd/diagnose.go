@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -155,28 +156,30 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 		}
 		return f, f.Close, nil
 	}
+	// every --output is written whole or not at all (a temporary file
+	// renamed into place); one failing does not stop the others
+	var outErrs []error
 	for _, ot := range outs {
-		f, err := os.Create(ot.path)
-		if err != nil {
-			return fmt.Errorf("--output %s: %w", ot.path, err)
-		}
 		sum, closeSum, err := summary(ot.format)
 		if err != nil {
-			f.Close()
 			return err
 		}
 		r := *rep
 		r.Color = false
-		err = r.Render(f, ot.format, sum)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+		err = writeAtomic(ot.path, func(w io.Writer) error { return r.Render(w, ot.format, sum) })
 		if cerr := closeSum(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("writing %s: %w", ot.path, err)
+			outErrs = append(outErrs, fmt.Errorf("--output %s: %w", ot.path, err))
 		}
+	}
+	if len(outErrs) > 0 {
+		defer func() {
+			for _, e := range outErrs {
+				fmt.Fprintln(ios.ErrOut, "limitscope:", e)
+			}
+		}()
 	}
 	sum, closeSum, err := summary(o.format)
 	if err != nil {
@@ -188,10 +191,35 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	if err := closeSum(); err != nil {
 		return err
 	}
+	if len(outErrs) > 0 {
+		return &ExitError{Code: ExitOutput, Err: fmt.Errorf("%d of %d reports could not be written", len(outErrs), len(outs))}
+	}
 	if rep.ExitCode != 0 {
 		return &ExitError{Code: rep.ExitCode}
 	}
 	return nil
+}
+
+// writeAtomic writes path through a temporary file in the same directory,
+// renamed into place only when write succeeded: a failure leaves the old
+// file (or none), never a truncated one.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // readEach streams a trace file's samples into push.

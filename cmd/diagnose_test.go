@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -178,8 +179,8 @@ func TestDiagnoseEveryFormatEscapesHostileNames(t *testing.T) {
 	if n == 0 || n > 10 || !strings.Contains(gh, "::error title=limitscope pay") {
 		t.Errorf("github annotations (%d):\n%q", n, gh)
 	}
-	if !strings.Contains(gh, "%0A") {
-		t.Error("newline in the name must be %0A in workflow commands")
+	if !strings.Contains(gh, `\x0a`) {
+		t.Error(`a newline in the name must reach workflow commands as a visible \x0a`)
 	}
 	if sum := read("summary.md"); !strings.Contains(sum, "## limitscope diagnosis") {
 		t.Errorf("GITHUB_STEP_SUMMARY not appended: %q", sum)
@@ -271,6 +272,35 @@ func TestRedactHidesEverythingBeforeTheLastAt(t *testing.T) {
 	} {
 		if got := scrape.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A report that cannot be written fails alone (exit 4) and leaves no partial
+// file; the other reports are written. Huge finite values give valid JSON.
+func TestDiagnoseOutputsAreAtomicAndFinite(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.csv")
+	var b strings.Builder
+	b.WriteString("time,limit,in_flight,rtt_min_ms,rtt_ms,dropped,rejected\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,1e308,1e308,1e-300,1e308,1e308,1e308\n", 1764410400+i)
+	}
+	os.WriteFile(huge, []byte(b.String()), 0o644)
+	good := filepath.Join(dir, "r.json")
+	bad := filepath.Join(dir, "missing-dir", "r.md")
+	_, errOut, code := run(t, "", "diagnose", huge, "--format", "json", "--output", "markdown="+bad, "--output", "json="+good)
+	if code != ExitOutput || !strings.Contains(errOut, "missing-dir") {
+		t.Fatalf("exit %d (%s), want %d naming the failed output", code, errOut, ExitOutput)
+	}
+	js, err := os.ReadFile(good)
+	if err != nil || !json.Valid(js) || len(js) == 0 {
+		t.Fatalf("the writable JSON report: %v, valid %v", err, json.Valid(js))
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
 		}
 	}
 }

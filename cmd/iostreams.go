@@ -48,7 +48,8 @@ const (
 	ExitOK       = 0 // success; for diagnose: no fail-on verdict
 	ExitFindings = 1 // diagnose: a fail-on verdict was found
 	ExitUsage    = 2 // usage or input error
-	ExitNoData   = 3 // diagnose: nothing could be evaluated
+	ExitNoData   = 3 // diagnose: nothing could be evaluated; record: nothing recorded
+	ExitOutput   = 4 // a report could not be written (disk full, permissions)
 )
 
 // ExitError carries an exit code with an optional message.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
@@ -168,7 +169,7 @@ func statusLine(sts []scrape.Status) string {
 			up++
 		case scrape.StateDown:
 			down++
-			reasons = append(reasons, trace.Printable(s.Reason))
+			reasons = append(reasons, safetext.Terminal(s.Reason))
 		case scrape.StateStale:
 			stale++
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
@@ -69,7 +70,7 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 		defer close(done)
 		pb.Run(ctx, board.Push)
 	}()
-	err = runDashboard(ctx, ios, &o.dash, tui.Options{Title: "replay " + trace.Printable(path), Board: board, Statuses: pb.Statuses, Player: pb}, done)
+	err = runDashboard(ctx, ios, &o.dash, tui.Options{Title: "replay " + safetext.Terminal(path), Board: board, Statuses: pb.Statuses, Player: pb}, done)
 	cancel()
 	<-done
 	return err

@@ -40,7 +40,9 @@ Exit codes:
   0  success (diagnose: no fail-on verdict)
   1  diagnose found a fail-on verdict
   2  usage or input error (the message names the flag, file or line)
-  3  diagnose could evaluate nothing (every target lacked data)`
+  3  diagnose could evaluate nothing (every target lacked data);
+     record recorded nothing
+  4  a report (--output) could not be written; the others were`
 
 // NewRootCmd builds the command tree over io.
 func NewRootCmd(io *IOStreams) *cobra.Command {

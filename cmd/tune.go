@@ -14,6 +14,7 @@ import (
 
 	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
 	"github.com/limitscope/limitscope/tune"
@@ -223,7 +224,7 @@ func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *sim.Recorded, b
 }
 
 func writeTuneTable(w io.Writer, rep tune.Report, axes []tune.Axis) error {
-	fmt.Fprintf(w, "what-if of %s (%s), %s loop\n\n", trace.Printable(rep.Source), trace.Printable(rep.Target), rep.Mode)
+	fmt.Fprintf(w, "what-if of %s (%s), %s loop\n\n", safetext.Terminal(rep.Source), safetext.Terminal(rep.Target), rep.Mode)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	hdr := "  "
 	for _, a := range axes {

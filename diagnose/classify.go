@@ -203,9 +203,11 @@ const (
 	flatBand           = 0.02
 	// persistent: "persistently" is in 90 % of a window's samples.
 	persistent = 0.9
-	// rttFollows: a slower downstream raises the RTT too; the min RTT
-	// rising 1.5× while the RTT rose less than 1.25× is the estimate being
-	// reset to a queued sample (Vegas' probe), not the downstream.
+	// rttFollows: with the limit holding its level, a slower downstream
+	// raises the RTT too; the min RTT rising 1.5× while the RTT rose less
+	// than 1.25× is the estimate being reset to a queued sample (Vegas'
+	// probe), not the downstream. (A limit that fell needs no such check: it
+	// drained its own queue, so the RTT may not rise.)
 	rttFollows = 1.25
 	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
 	// its level at the baseline is the limiter's own queue.
@@ -230,6 +232,9 @@ type Evidence struct {
 	Summary string `json:"summary"`
 	// Values are the measured quantities by name.
 	Values map[string]float64 `json:"values"`
+	// NonFinite names values left out because they overflowed (inputs
+	// near the float64 range): JSON has no Inf or NaN.
+	NonFinite []string `json:"non_finite,omitempty"`
 }
 
 // Finding is one episode of one class.
@@ -267,6 +272,9 @@ type Stats struct {
 	Windows       int     `json:"windows"`
 	JudgedWindows int     `json:"judged_windows"`
 	WindowS       float64 `json:"window_s"`
+	// NonFinite names statistics reported as 0 because they overflowed
+	// (inputs near the float64 range): JSON has no Inf or NaN.
+	NonFinite []string `json:"non_finite,omitempty"`
 }
 
 // Result is the diagnosis of one target.
@@ -671,8 +679,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	switch {
 	case w.hasRTTMin && w.rttRise >= degradedRTTRise && (w.pinned || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor ||
-		calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w)) &&
-		(s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
+		calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
+			(s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase)):
 		// slower: a limit swinging widely above its floor is not sitting
 		// anywhere: its own queue may be what raised the min RTT, so it is
 		// judged as oscillating below; one jittering on its floor, or

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -142,11 +144,17 @@ func (r *Report) Render(w io.Writer, format string, summary io.Writer) error {
 	return fmt.Errorf("unknown report format %q (formats: %s)", format, strings.Join(Formats, ", "))
 }
 
-// JSON writes the limitscope.diagnosis/v1 document.
+// JSON writes the limitscope.diagnosis/v1 document (no raw control or
+// bidirectional runes: they are \u escapes, decoding to the same strings).
 func (r *Report) JSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(safetext.JSON(buf.Bytes()))
+	return err
 }
 
 var sparkRunes = []rune("▁▂▃▄▅▆▇█")
@@ -226,10 +234,10 @@ func span(a, b time.Time) string {
 // Text writes the compact per-target report.
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "limitscope diagnose: %s\n", trace.Printable(r.Source))
+	fmt.Fprintf(&b, "limitscope diagnose: %s\n", safetext.Terminal(r.Source))
 	for _, t := range r.Targets {
 		badge := strings.ToUpper(string(t.Class))
-		fmt.Fprintf(&b, "\n%s  %s  confidence %.2f, %d samples, %s\n", trace.Printable(t.Target), ansi(r.Color, classColor(t.Class), badge), t.Confidence, t.Samples, span(t.Start, t.End))
+		fmt.Fprintf(&b, "\n%s  %s  confidence %.2f, %d samples, %s\n", safetext.Terminal(t.Target), ansi(r.Color, classColor(t.Class), badge), t.Confidence, t.Samples, span(t.Start, t.End))
 		l := r.Limits[t.Target]
 		if l == nil {
 			l = limits(r.Series[t.Target])
@@ -240,7 +248,7 @@ func (r *Report) Text(w io.Writer) error {
 		for _, f := range t.Findings {
 			fmt.Fprintf(&b, "  %s – %s  %s (%s): %s\n", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), ansi(r.Color, classColor(f.Class), string(f.Class)), f.Severity, f.Evidence.Summary)
 			if f.Class != Healthy {
-				fmt.Fprintf(&b, "      → %s\n", trace.Printable(f.Recommendation))
+				fmt.Fprintf(&b, "      → %s\n", safetext.Terminal(f.Recommendation))
 			}
 		}
 		for _, u := range t.Unreachable {
@@ -270,50 +278,30 @@ func joinClasses(cs []Class) string {
 	return strings.Join(s, ",")
 }
 
-// mdEscape makes a value safe inside Markdown text and table cells: it
-// escapes Markdown punctuation and HTML, and flattens newlines.
-func mdEscape(s string) string {
-	var b strings.Builder
-	for _, r := range trace.Printable(s) {
-		switch r {
-		case '\\', '`', '*', '_', '{', '}', '[', ']', '(', ')', '#', '+', '!', '|', '~', '>':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '<':
-			b.WriteString("&lt;")
-		case '&':
-			b.WriteString("&amp;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 var mdIcon = map[Severity]string{SevCritical: "🔴", SevWarning: "🟠", SevInfo: "🔵", SevOK: "🟢", SevNone: "⚪"}
 
 // Markdown writes a report for a pull-request comment or CI step summary.
 func (r *Report) Markdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## limitscope diagnosis: %s\n\n", mdEscape(r.Source))
+	fmt.Fprintf(&b, "## limitscope diagnosis: %s\n\n", safetext.Markdown(r.Source))
 	b.WriteString("| target | verdict | confidence | samples | span |\n|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
-		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f | %d | %s |\n", mdEscape(t.Target), mdIcon[severityOf(t.Class)], t.Class, t.Confidence, t.Samples, span(t.Start, t.End))
+		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[severityOf(t.Class)], t.Class, t.Confidence, t.Samples, span(t.Start, t.End))
 	}
 	for _, t := range r.Targets {
-		fmt.Fprintf(&b, "\n### %s — `%s`\n\n", mdEscape(t.Target), t.Class)
+		fmt.Fprintf(&b, "\n### %s — `%s`\n\n", safetext.Markdown(t.Target), t.Class)
 		for _, f := range t.Findings {
-			fmt.Fprintf(&b, "- %s **%s** (%s), %s: %s", mdIcon[f.Severity], f.Class, f.Severity, span(f.Start, f.End), mdEscape(f.Evidence.Summary))
+			fmt.Fprintf(&b, "- %s **%s** (%s), %s: %s", mdIcon[f.Severity], f.Class, f.Severity, span(f.Start, f.End), safetext.Markdown(f.Evidence.Summary))
 			if f.Class != Healthy {
-				fmt.Fprintf(&b, "  \n  → %s", mdEscape(f.Recommendation))
+				fmt.Fprintf(&b, "  \n  → %s", safetext.Markdown(f.Recommendation))
 			}
 			b.WriteString("\n")
 		}
 		for _, u := range t.Unreachable {
-			fmt.Fprintf(&b, "- cannot reach `%s`: %s\n", u.Class, mdEscape(u.Reason))
+			fmt.Fprintf(&b, "- cannot reach `%s`: %s\n", u.Class, safetext.Markdown(u.Reason))
 		}
 	}
-	fmt.Fprintf(&b, "\nExit code %d%s.\n", r.ExitCode, mdEscape(r.exitWhy()))
+	fmt.Fprintf(&b, "\nExit code %d%s.\n", r.ExitCode, safetext.Markdown(r.exitWhy()))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -349,30 +337,19 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-// xmlSafe drops characters XML 1.0 cannot carry at all (encoding/xml escapes
-// the rest).
-func xmlSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r != 0xfffe && r != 0xffff {
-			return r
-		}
-		return '\ufffd'
-	}, s)
-}
-
 // JUnit writes one test case per target; fail-on verdicts are failures and
 // targets without data are skipped.
 func (r *Report) JUnit(w io.Writer) error {
-	set := junitSet{Name: xmlSafe("limitscope diagnose " + r.Source)}
+	set := junitSet{Name: safetext.XML("limitscope diagnose " + r.Source)}
 	for _, t := range r.Targets {
-		c := junitCase{Name: xmlSafe(t.Target), Classname: "limitscope.diagnose"}
+		c := junitCase{Name: safetext.XML(t.Target), Classname: "limitscope.diagnose"}
 		var lines []string
 		for _, f := range t.Findings {
 			lines = append(lines, fmt.Sprintf("%s %s (%s): %s → %s", span(f.Start, f.End), f.Class, f.Severity, f.Evidence.Summary, f.Recommendation))
 		}
-		body := xmlSafe(strings.Join(lines, "\n"))
+		body := safetext.XML(strings.Join(lines, "\n"))
 		if failing := r.Failing(t); len(failing) > 0 {
-			c.Failure = &junitFailure{Message: xmlSafe(fmt.Sprintf("%s: %s", t.Target, joinClasses(failing))), Type: string(failing[0]), Body: body}
+			c.Failure = &junitFailure{Message: safetext.XML(fmt.Sprintf("%s: %s", t.Target, joinClasses(failing))), Type: string(failing[0]), Body: body}
 			set.Failures++
 		} else if t.Class == Insufficient {
 			c.Skipped = &junitSkipped{Message: "insufficient data"}
@@ -393,15 +370,6 @@ func (r *Report) JUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-// ghEscape escapes a workflow-command message; ghProp escapes a property.
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 // MaxAnnotations bounds the workflow-command annotations of one run (GitHub
@@ -434,8 +402,8 @@ func (r *Report) GitHub(w io.Writer, summary io.Writer) error {
 			case f.Severity == SevWarning || f.Severity == SevCritical:
 				level, rk = "warning", 1
 			}
-			title := ghProp(fmt.Sprintf("limitscope %s: %s", t.Target, f.Class))
-			msg := ghEscape(fmt.Sprintf("%s (%s). %s", f.Evidence.Summary, span(f.Start, f.End), f.Recommendation))
+			title := safetext.GitHubProperty(fmt.Sprintf("limitscope %s: %s", t.Target, f.Class))
+			msg := safetext.GitHubMessage(fmt.Sprintf("%s (%s). %s", f.Evidence.Summary, span(f.Start, f.End), f.Recommendation))
 			anns = append(anns, ann{level, rk, fmt.Sprintf("::%s title=%s::%s\n", level, title, msg)})
 		}
 	}

@@ -203,6 +203,17 @@ func (s *Stream) stats(judged, windows int) Stats {
 		sort.Float64s(iv)
 		st.IntervalS = iv[len(iv)/2]
 	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"limit_mean", &st.LimitMean}, {"limit_min", &st.LimitMin}, {"limit_max", &st.LimitMax}, {"in_flight_mean", &st.InFlightMean},
+		{"utilisation", &st.Utilisation}, {"rtt_min_first_ms", &st.RTTMinFirstMs}, {"rtt_min_last_ms", &st.RTTMinLastMs},
+		{"rtt_mean_ms", &st.RTTMeanMs}, {"dropped", &st.Dropped}, {"rejected", &st.Rejected}, {"interval_s", &st.IntervalS}} {
+		if math.IsNaN(*f.v) || math.IsInf(*f.v, 0) {
+			*f.v = 0
+			st.NonFinite = append(st.NonFinite, f.name)
+		}
+	}
 	return st
 }
 
@@ -224,7 +235,14 @@ func (s *Stream) unreachable() []Unreachable {
 	return u
 }
 
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
+// round2 rounds to two decimals; values beyond 1e15 have none to round
+// (and v*100 would overflow near the float64 range).
+func round2(v float64) float64 {
+	if math.Abs(v) > 1e15 {
+		return v
+	}
+	return math.Round(v*100) / 100
+}
 
 // describe fills a finding's evidence and recommendation from its strongest
 // window.
@@ -276,5 +294,12 @@ func (s *Stream) describe(f *Finding) {
 		rec = "Fast errors are raising the limit: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap above the adaptive limit."
 	}
 	f.Evidence = Evidence{Summary: sum, Values: v}
+	for k, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			delete(v, k)
+			f.Evidence.NonFinite = append(f.Evidence.NonFinite, k)
+		}
+	}
+	sort.Strings(f.Evidence.NonFinite)
 	f.Recommendation = rec
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/limitscope/limitscope/safetext"
 )
 
 // Format is a trace file encoding.
@@ -52,9 +54,9 @@ type ParseError struct {
 
 func (e *ParseError) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", safetext.Terminal(e.File), e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return fmt.Sprintf("%s: %s", safetext.Terminal(e.File), e.Msg)
 }
 
 // column kinds of a CSV header
@@ -111,7 +113,7 @@ func (r *Reader) Warnings() []string { return r.warnings }
 func (r *Reader) Name() string { return r.name }
 
 func (r *Reader) warn(line int, format string, a ...any) {
-	msg := (&ParseError{File: r.name, Line: line, Msg: fmt.Sprintf(format, a...)}).Error()
+	msg := (&ParseError{File: r.name, Line: line, Msg: echof(format, a...)}).Error()
 	if r.Warn != nil {
 		r.Warn(msg)
 		return
@@ -120,7 +122,33 @@ func (r *Reader) warn(line int, format string, a ...any) {
 }
 
 func (r *Reader) errorf(line int, format string, a ...any) error {
-	return &ParseError{File: r.name, Line: line, Msg: fmt.Sprintf(format, a...)}
+	return &ParseError{File: r.name, Line: line, Msg: echof(format, a...)}
+}
+
+// echof formats a message that repeats file contents: each string or byte
+// argument is cut to safetext.MaxEcho runes, and the message is made safe
+// for a terminal (a hostile header cannot recolour stderr).
+func echof(format string, a ...any) string {
+	for i, v := range a {
+		switch x := v.(type) {
+		case string:
+			a[i] = capEcho(x)
+		case []byte:
+			a[i] = capEcho(string(x))
+		}
+	}
+	return safetext.Terminal(fmt.Sprintf(format, a...))
+}
+
+func capEcho(s string) string {
+	n := 0
+	for i := range s {
+		if n == safetext.MaxEcho {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }
 
 // MaxLineBytes is the longest line a trace file may have (1 MiB): a longer

@@ -12,7 +12,6 @@ package trace
 import (
 	"fmt"
 	"time"
-	"unicode/utf8"
 )
 
 // Field names one measured series of a Sample.
@@ -129,43 +128,4 @@ func (s *Sample) Set(f Field, v float64) {
 		panic(fmt.Sprintf("trace: Set of unknown field %d", f))
 	}
 	s.Fields |= f
-}
-
-// Printable returns s safe to write to a terminal: control characters (the
-// ESC of an escape sequence, newlines, C1 controls) and bidirectional
-// overrides are replaced by visible escapes such as \x1b, so a hostile target
-// name or label value cannot move the cursor, recolour the screen or reorder
-// text. The data itself keeps the original.
-func Printable(s string) string {
-	clean := true
-	for _, r := range s {
-		if unsafeRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b []byte
-	for _, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			b = append(b, `\ufffd`...)
-		case unsafeRune(r):
-			if r < 0x100 {
-				b = append(b, fmt.Sprintf(`\x%02x`, r)...)
-			} else {
-				b = append(b, fmt.Sprintf(`\u%04x`, r)...)
-			}
-		default:
-			b = utf8.AppendRune(b, r)
-		}
-	}
-	return string(b)
-}
-
-func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) ||
-		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == utf8.RuneError
 }

@@ -386,22 +386,6 @@ func BenchmarkCSVRead(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
-func TestPrintableStripsControlSequences(t *testing.T) {
-	for in, want := range map[string]string{
-		"payments":                  "payments",
-		"\x1b[31mred\x1b[0m":        `\x1b[31mred\x1b[0m`,
-		"two\nlines\r":              `two\x0alines\x0d`,
-		"rtl\u202eevil":             `rtl\u202eevil`,
-		"服务-ünï":                    "服务-ünï",
-		"bad\xffutf8":               `bad\ufffdutf8`,
-		"<script>alert(1)</script>": "<script>alert(1)</script>", // HTML is the HTML writer's job
-	} {
-		if got := Printable(in); got != want {
-			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestStoreHoldsAnHourOf100TargetsIn64MiB measures the heap a store takes for
 // 100 targets × 1 h at 1 s.
 func TestStoreHoldsAnHourOf100TargetsIn64MiB(t *testing.T) {
@@ -515,5 +499,33 @@ func TestOverlongLinesAreRefusedWithTheirLine(t *testing.T) {
 	quoted := "time,target,limit\n1,\"" + strings.Repeat("x\n", MaxLineBytes) + "\",2\n"
 	if _, err := NewReader(strings.NewReader(quoted), "q", CSV).ReadAll(); err == nil || !strings.Contains(err.Error(), "q:2:") {
 		t.Errorf("multi-line quoted field: %.300v", err)
+	}
+}
+
+// Messages that repeat file contents reach stderr with no raw control
+// sequence and capped: unknown columns, the "no time column" list, JSONL keys.
+func TestMessagesEchoFileContentsSafely(t *testing.T) {
+	evil := "\x1b[2J\x07" + strings.Repeat("x", 500)
+	cases := map[string]Format{
+		"time,limit," + evil + "\n1,2,3\n":    CSV,
+		"limit," + evil + "\n2,3\n":           CSV,
+		`{"time":1,"limit":2,"` + evil + `":1}`: JSONL,
+	}
+	for in, f := range cases {
+		r := NewReader(strings.NewReader(in), "f\x1b[31m", f)
+		_, err := r.ReadAll()
+		var msgs []string
+		if err != nil {
+			msgs = append(msgs, err.Error())
+		}
+		msgs = append(msgs, r.Warnings()...)
+		if len(msgs) == 0 {
+			t.Fatalf("%q: no message", in)
+		}
+		for _, m := range msgs {
+			if strings.ContainsAny(m, "\x1b\x07") || len(m) > 400 {
+				t.Errorf("%q: unsafe or unbounded message %q", in, m)
+			}
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 )
@@ -445,7 +446,7 @@ func (m Model) header() string {
 		case scrape.StateDown:
 			down++
 			if reason == "" {
-				reason = trace.Printable(s.Reason)
+				reason = safetext.Terminal(s.Reason)
 			}
 		case scrape.StateStale:
 			stale++
@@ -490,7 +491,7 @@ func (m Model) footer() string {
 	} else if f := m.filter.Value(); f != "" {
 		msg = fmt.Sprintf("filter %q · %s", f, msg)
 	}
-	lines = append(lines, fit(dimStyle.Render(trace.Printable(msg)), m.width))
+	lines = append(lines, fit(dimStyle.Render(safetext.Terminal(msg)), m.width))
 	if len(m.opt.Actions) > 0 {
 		var a []string
 		for _, x := range m.opt.Actions {
@@ -628,7 +629,7 @@ func (m Model) overview(h int) string {
 	now := m.now()
 	for vi := start; vi < len(m.visible) && lines < h-1; vi++ {
 		r := m.rows[m.visible[vi]]
-		line := "  " + pad(trace.Printable(r.Target), nameW)
+		line := "  " + pad(safetext.Terminal(r.Target), nameW)
 		for _, c := range cols {
 			line += " " + c.cell(m, r, c.width)
 		}
@@ -646,7 +647,7 @@ func (m Model) overview(h int) string {
 	if len(m.visible) > 0 {
 		r := m.rows[m.visible[m.cursor]]
 		if r.Judged {
-			b.WriteString("\n" + fit(dimStyle.Render(trace.Printable(r.Target)+": ")+r.Finding.Evidence.Summary, m.width))
+			b.WriteString("\n" + fit(dimStyle.Render(safetext.Terminal(r.Target)+": ")+r.Finding.Evidence.Summary, m.width))
 			lines++
 		}
 	}
@@ -708,7 +709,7 @@ func (m Model) detailView(r diagnose.Row, h int) string {
 	v2, ok2 := l.Value(trace.FieldInFlight)
 	v3, ok3 := l.Value(trace.FieldRTTMin)
 	v4, ok4 := l.Value(trace.FieldRTT)
-	b.WriteString(fit(titleStyle.Render(trace.Printable(r.Target))+"  "+badge(r.Class, r.Judged)+
+	b.WriteString(fit(titleStyle.Render(safetext.Terminal(r.Target))+"  "+badge(r.Class, r.Judged)+
 		fmt.Sprintf("  limit %s  in-flight %s  min RTT %s  RTT %s", fmtVal(v1, ok1), fmtVal(v2, ok2), fmtMs(v3, ok3), fmtMs(v4, ok4)), m.width))
 	textLines := 5
 	chartH := h - 1 - textLines - 4
@@ -786,7 +787,7 @@ func (m Model) timeAxis(r diagnose.Row, from, to time.Time) string {
 }
 
 func wrap(s string, w int) []string {
-	s = trace.Printable(s)
+	s = safetext.Terminal(s)
 	if w < 10 {
 		return []string{fit(s, w)}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -30,7 +31,7 @@ func (p *PlainPrinter) Print(rows []diagnose.Row) error {
 			continue
 		}
 		p.last[r.Target] = r.Last.Time
-		fmt.Fprintf(&b, "%s target=%q", r.Last.Time.UTC().Format(time.RFC3339), trace.Printable(r.Target))
+		fmt.Fprintf(&b, "%s target=%q", r.Last.Time.UTC().Format(time.RFC3339), safetext.Terminal(r.Target))
 		for _, f := range []struct {
 			f    trace.Field
 			name string

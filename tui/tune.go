@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/limitscope/limitscope/limiter/sim"
-	"github.com/limitscope/limitscope/trace"
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/tune"
 )
 
@@ -223,7 +223,7 @@ func (m TuneModel) View() string {
 	if m.mode == sim.OpenLoop {
 		mode = "open loop: recorded RTTs replayed as they were — blind to how a different limit would change them"
 	}
-	b.WriteString(fit(titleStyle.Render("limitscope · tune · "+trace.Printable(m.opt.Title)), m.width) + "\n")
+	b.WriteString(fit(titleStyle.Render("limitscope · tune · "+safetext.Terminal(m.opt.Title)), m.width) + "\n")
 	b.WriteString(fit(dimStyle.Render(mode), m.width) + "\n")
 	panelW := 34
 	chartW := m.width - panelW - 1
@@ -265,7 +265,7 @@ func (m TuneModel) View() string {
 	} else if m.running {
 		status = "re-running…"
 	}
-	b.WriteString("\n" + fit(dimStyle.Render(trace.Printable(status)), m.width))
+	b.WriteString("\n" + fit(dimStyle.Render(safetext.Terminal(status)), m.width))
 	b.WriteString("\n" + fit(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
 	return clampLines(b.String(), m.height, m.width)
 }

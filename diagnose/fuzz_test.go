@@ -1,0 +1,134 @@
+package diagnose
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"encoding/xml"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// samplesFrom decodes arbitrary bytes into a time-ordered sample sequence:
+// each sample takes a time step (any int64, so gaps up to the whole int64
+// range and equal times) and six raw float64 values (NaN, ±Inf, 1e308, …),
+// each present or not by a mask byte.
+func samplesFrom(b []byte) []trace.Sample {
+	var out []trace.Sample
+	t := int64(math.MinInt64 / 2)
+	for len(b) >= 57 && len(out) < 4000 {
+		step := int64(binary.LittleEndian.Uint64(b))
+		if step < 0 {
+			step = -step
+		}
+		step %= int64(1 << 62)
+		if t > math.MaxInt64-step {
+			break
+		}
+		t += step
+		s := trace.Sample{Time: time.Unix(0, t), Target: "x"}
+		mask := b[8]
+		for k, f := range []trace.Field{trace.FieldLimit, trace.FieldInFlight, trace.FieldRTTMin, trace.FieldRTT, trace.FieldDropped, trace.FieldRejected} {
+			if mask&(1<<k) != 0 {
+				s.Set(f, math.Float64frombits(binary.LittleEndian.Uint64(b[9+8*k:])))
+			}
+		}
+		out = append(out, s)
+		b = b[57:]
+	}
+	return out
+}
+
+func seedSamples() []byte { return seedSamplesN(40) }
+
+func seedSamplesN(n int) []byte {
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = binary.LittleEndian.AppendUint64(b, uint64(time.Second))
+		b = append(b, 0x3f)
+		for _, v := range []float64{20 + float64(i%5), 18, 10, 11, 0, 3} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
+}
+
+// FuzzDiagnose: no input sample sequence panics the classifier, hangs it, or
+// makes a report that is not well-formed (JSON parses, numbers finite). The
+// first 8 bytes choose the window (at least MinWindow).
+func FuzzDiagnose(f *testing.F) {
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Minute)), seedSamplesN(8)...))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Second)), seedSamplesN(14)...))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) < 8 {
+			return
+		}
+		window := max(int64(binary.LittleEndian.Uint64(raw)), int64(MinWindow))
+		samples := samplesFrom(raw[8:])
+		res := Classify("x", samples, Options{Window: time.Duration(window)})
+		rep := NewReport("fuzz", []Result{res}, map[string][]trace.Sample{"x": samples}, []Class{Degraded})
+		var buf bytes.Buffer
+		if err := rep.JSON(&buf); err != nil {
+			t.Fatalf("JSON report: %v", err)
+		}
+		if !json.Valid(buf.Bytes()) {
+			t.Fatalf("JSON report does not parse")
+		}
+		for _, format := range Formats {
+			buf.Reset()
+			if err := rep.Render(&buf, format, nil); err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+		}
+	})
+}
+
+// FuzzReportWriters: any target name and source, in every format, gives a
+// well-formed document with no raw control or bidirectional rune.
+func FuzzReportWriters(f *testing.F) {
+	f.Add("pay\x1b[31m<script>\u202e\x7f\u009b\x00", "src\x07&<>")
+	f.Add("payments", "trace.csv")
+	f.Fuzz(func(t *testing.T, name, source string) {
+		samples := samplesFrom(seedSamples())
+		for i := range samples {
+			samples[i].Target = name
+		}
+		res := Classify(name, samples, Options{})
+		rep := NewReport(source, []Result{res}, map[string][]trace.Sample{name: samples}, []Class{Degraded})
+		for _, format := range Formats {
+			var buf, sum bytes.Buffer
+			if err := rep.Render(&buf, format, &sum); err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+			out := buf.String() + sum.String()
+			for _, r := range out {
+				if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069) {
+					t.Fatalf("%s: raw %U in the output", format, r)
+				}
+			}
+			if strings.Contains(out, "\xff") && format != "text" {
+				t.Fatalf("%s: invalid UTF-8 in the output", format)
+			}
+			switch format {
+			case "json":
+				if !json.Valid(buf.Bytes()) {
+					t.Fatalf("json does not parse")
+				}
+			case "junit":
+				d := xml.NewDecoder(&buf)
+				for {
+					if _, err := d.Token(); err != nil {
+						if err.Error() != "EOF" {
+							t.Fatalf("junit does not parse: %v", err)
+						}
+						break
+					}
+				}
+			}
+		}
+	})
+}
