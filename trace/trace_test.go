@@ -507,8 +507,8 @@ func TestOverlongLinesAreRefusedWithTheirLine(t *testing.T) {
 func TestMessagesEchoFileContentsSafely(t *testing.T) {
 	evil := "\x1b[2J\x07" + strings.Repeat("x", 500)
 	cases := map[string]Format{
-		"time,limit," + evil + "\n1,2,3\n":    CSV,
-		"limit," + evil + "\n2,3\n":           CSV,
+		"time,limit," + evil + "\n1,2,3\n":      CSV,
+		"limit," + evil + "\n2,3\n":             CSV,
 		`{"time":1,"limit":2,"` + evil + `":1}`: JSONL,
 	}
 	for in, f := range cases {
