@@ -108,6 +108,9 @@ loop:
 		return fmt.Errorf("writing %s: %w", o.out, werr)
 	}
 	fmt.Fprintf(io.ErrOut, "recorded %d rows to %s\n", w.Rows(), o.out)
+	if n := w.Backwards(); n > 0 {
+		fmt.Fprintf(io.ErrOut, "warning: skipped %d rows that went back in time for their target (a restarted exporter?)\n", n)
+	}
 	if w.Rows() == 0 {
 		return &ExitError{Code: ExitNoData, Err: fmt.Errorf("nothing was recorded: %s", statusLine(src.Statuses()))}
 	}

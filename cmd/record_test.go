@@ -268,3 +268,40 @@ func TestRecordNeverClobbersAndSaysWhenNothingWasRecorded(t *testing.T) {
 		t.Fatalf("unreachable: exit %d (%s), want %d", code, errOut, ExitNoData)
 	}
 }
+
+// Two endpoints on one host exposing the same target name stay two targets,
+// and the recording reads back (it used to merge them out of time order).
+func TestRecordKeepsSameNamedTargetsOfOneHostApart(t *testing.T) {
+	reg := func(limit float64) http.Handler {
+		r := prometheus.NewRegistry()
+		m := limiter.NewMetrics()
+		r.MustRegister(m)
+		m.Add(limiter.NewGate(limiter.GateConfig{Downstream: "payments", Limiter: &limiter.Fixed{N: limit}}))
+		return promhttp.HandlerFor(r, promhttp.HandlerOpts{})
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/a/metrics", reg(10))
+	mux.Handle("/b/metrics", reg(20))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "two.csv")
+	if _, errOut, code := run(t, "", "record", srv.URL+"/a/metrics", srv.URL+"/b/metrics", "-o", path, "--duration", "1500ms", "--interval", "200ms"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	samples, _, err := trace.ReadFile(path, nil, func(string) {})
+	if err != nil {
+		t.Fatalf("the recording does not read back: %v", err)
+	}
+	limits := map[string]float64{}
+	for _, s := range samples {
+		limits[s.Target] = s.Limit
+	}
+	if len(limits) != 2 {
+		t.Fatalf("targets %v, want two distinct", limits)
+	}
+	for name, l := range limits {
+		if strings.Contains(name, "/a/") && l != 10 || strings.Contains(name, "/b/") && l != 20 {
+			t.Errorf("%s: limit %v", name, l)
+		}
+	}
+}

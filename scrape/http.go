@@ -143,7 +143,37 @@ func NewHTTPSource(urls []string, cfg HTTPConfig) (*HTTPSource, error) {
 	if len(s.endpoints) == 0 {
 		return nil, errors.New("no target to scrape")
 	}
+	distinctPrefixes(s.endpoints)
 	return s, nil
+}
+
+// distinctPrefixes gives every endpoint a target prefix no other endpoint
+// has: host:port, or host:port/path when two share a host, or a #N suffix
+// when the whole URL repeats. Two endpoints exposing the same target name
+// would otherwise merge into one series with rows out of time order.
+func distinctPrefixes(eps []*endpoint) {
+	count := func(key func(*endpoint) string) map[string]int {
+		n := map[string]int{}
+		for _, ep := range eps {
+			n[key(ep)]++
+		}
+		return n
+	}
+	hosts := count(func(ep *endpoint) string { return ep.url.Host })
+	withPath := func(ep *endpoint) string { return ep.url.Host + strings.TrimSuffix(ep.url.Path, "/") }
+	paths := count(withPath)
+	seen := map[string]int{}
+	for _, ep := range eps {
+		switch {
+		case hosts[ep.url.Host] == 1:
+			ep.short = ep.url.Host
+		case paths[withPath(ep)] == 1:
+			ep.short = withPath(ep)
+		default:
+			seen[withPath(ep)]++
+			ep.short = fmt.Sprintf("%s#%d", withPath(ep), seen[withPath(ep)])
+		}
+	}
 }
 
 // Redact hides credentials in a URL or URL-like string before it is shown

@@ -37,6 +37,10 @@ type Writer struct {
 	lastFlush time.Time
 	rows      int64
 	jsonNames map[string][]byte
+	// last is each target's newest time written: a row going back in time
+	// is one the reader refuses, so it is skipped (and counted) instead
+	last      map[string]*int64
+	backwards int64
 }
 
 // NewWriter returns a writer of format f onto w.
@@ -47,8 +51,13 @@ func NewWriter(w io.Writer, f Format) *Writer {
 		bw:            bufio.NewWriterSize(w, 64<<10),
 		lastFlush:     time.Now(),
 		jsonNames:     map[string][]byte{},
+		last:          map[string]*int64{},
 	}
 }
+
+// Backwards returns how many rows were skipped because they went back in
+// time for their target (the file stays readable).
+func (w *Writer) Backwards() int64 { return w.backwards }
 
 // Create opens path for writing, replacing an existing file ("-" is stdout,
 // .gz compresses, the format follows the extension). Commands use
@@ -173,8 +182,20 @@ func (w *Writer) Rows() int64 { return w.rows }
 // csvHeader is the column order the writer uses.
 const csvHeader = "time,target,limit,in_flight,rtt_min_ms,rtt_ms,dropped,rejected\n"
 
-// Write appends one sample.
+// Write appends one sample. A sample older than the previous one of its
+// target is skipped (see Backwards): what the writer writes always reads back.
 func (w *Writer) Write(s Sample) error {
+	name, t := targetOf(s), s.Time.UnixNano()
+	if prev := w.last[name]; prev == nil {
+		first := new(int64)
+		*first = t
+		w.last[name] = first
+	} else if t < *prev {
+		w.backwards++
+		return nil
+	} else {
+		*prev = t
+	}
 	if w.format == CSV && !w.header {
 		w.header = true
 		if _, err := w.bw.WriteString(csvHeader); err != nil {
