@@ -38,6 +38,10 @@ and double the speed, home/end jump. Verdicts are computed as the data plays.`,
 	return c
 }
 
+// MaxReplaySamples is replay's sample budget: it holds the whole trace,
+// packed (40 bytes a sample), so 10 M samples are about 400 MB.
+const MaxReplaySamples = 10_000_000
+
 func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	if !(o.speed > 0) || math.IsInf(o.speed, 0) {
 		return usageError(fmt.Errorf("--speed %v: must be a positive number", o.speed))
@@ -51,6 +55,7 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 		return usageError(err)
 	}
 	r.Warn = func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) }
+	r.MaxSamples = MaxReplaySamples
 	pb, err := scrape.ReadPlayback(path, r)
 	closer.Close()
 	if err != nil {

@@ -93,6 +93,11 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 	return c
 }
 
+// MaxTuneSamples is tune's sample budget: it holds the whole RTT trace and
+// its replay arrays, about 100 bytes a sample, so 8 M samples (over two
+// hours at 1 kHz) are under 1 GB.
+const MaxTuneSamples = 8_000_000
+
 func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) bool) error {
 	mode, err := sim.ParseMode(o.mode)
 	if err != nil {
@@ -125,7 +130,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 	if err := tune.CheckGrid(axes); err != nil {
 		return usageError(fmt.Errorf("--sweep: %w", err))
 	}
-	samples, _, err := trace.ReadFile(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) })
+	samples, _, err := trace.ReadFileMax(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) }, MaxTuneSamples)
 	if err != nil {
 		return usageError(err)
 	}

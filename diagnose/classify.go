@@ -98,6 +98,10 @@ const (
 	// minWindowSamples: fewer limit samples than this in a window (a gap, or
 	// a window shorter than a few intervals) and it is not judged.
 	minWindowSamples = 6
+	// maxWindowPoints bounds the samples one window keeps (1 Mi, about
+	// 80 MB): beyond it, samples fold into the newest kept one. Samples
+	// sharing one timestamp always fold: they are one instant.
+	maxWindowPoints = 1 << 20
 	// shortTraceSamples: a recording shorter than half a window is still
 	// judged, as one window, when it holds at least 12 limit samples (20 s
 	// at 1 s sampling shows a story as well as 5 min does).
@@ -438,7 +442,34 @@ func (s *Stream) Push(smp trace.Sample) {
 		s.buf = s.buf[:copy(s.buf, s.buf[s.head:])]
 		s.head = 0
 	}
+	if n := len(s.buf); n > s.head && (s.buf[n-1].t == p.t || n-s.head >= maxWindowPoints) {
+		// the same instant again, or a window already holding
+		// maxWindowPoints: fold into the newest point, so memory follows
+		// the window, not the input
+		s.buf[n-1].merge(&p)
+		return
+	}
 	s.buf = append(s.buf, p)
+}
+
+// merge folds q (same time or later) into p: q's measured values replace
+// p's, loss and rejection counts add up.
+func (p *point) merge(q *point) {
+	if q.has&trace.FieldLimit != 0 {
+		p.limit = q.limit
+	}
+	if q.has&trace.FieldInFlight != 0 {
+		p.inFlight = q.inFlight
+	}
+	if q.has&trace.FieldRTTMin != 0 {
+		p.rttMin = q.rttMin
+	}
+	if q.has&trace.FieldRTT != 0 {
+		p.rtt = q.rtt
+	}
+	p.dropped += q.dropped
+	p.rejected += q.rejected
+	p.has |= q.has
 }
 
 func (s *Stream) account(p *point) {

@@ -35,8 +35,8 @@ func ClassifyAll(samples []trace.Sample, opt Options) []Result {
 type Collector struct {
 	streamSet
 	keep   bool
-	series map[string][]trace.Sample
-	limits map[string][]float64
+	series map[string]*thinned[trace.Sample]
+	limits map[string]*thinned[float64]
 }
 
 // streamSet is one Stream per target, in order of first appearance.
@@ -62,10 +62,40 @@ func (ss *streamSet) stream(target string) *Stream {
 	return st
 }
 
-// NewCollector returns a collector; keepSeries retains every sample (for
-// HTML charts).
+// NewCollector returns a collector; keepSeries keeps each target's series
+// (thinned to at most keptPoints samples) for HTML charts.
 func NewCollector(opt Options, keepSeries bool) *Collector {
-	return &Collector{streamSet: newStreamSet(opt), keep: keepSeries, series: map[string][]trace.Sample{}, limits: map[string][]float64{}}
+	return &Collector{streamSet: newStreamSet(opt), keep: keepSeries, series: map[string]*thinned[trace.Sample]{}, limits: map[string]*thinned[float64]{}}
+}
+
+// keptPoints bounds what a Collector keeps per target for sparklines and
+// charts (which draw at most a few hundred points): memory follows the
+// number of targets, not the length of the input.
+const keptPoints = 4096
+
+// thinned keeps every stride-th value pushed, doubling the stride (and
+// dropping every other kept value) whenever 2·keptPoints are held.
+type thinned[T any] struct {
+	vals   []T
+	stride int
+	n      int
+}
+
+func (t *thinned[T]) add(v T) {
+	if t.stride == 0 {
+		t.stride = 1
+	}
+	if t.n%t.stride == 0 {
+		t.vals = append(t.vals, v)
+		if len(t.vals) >= 2*keptPoints {
+			for i := 0; i < keptPoints; i++ {
+				t.vals[i] = t.vals[2*i]
+			}
+			t.vals = t.vals[:keptPoints]
+			t.stride *= 2
+		}
+	}
+	t.n++
 }
 
 // Push adds one sample.
@@ -75,10 +105,20 @@ func (c *Collector) Push(s trace.Sample) {
 	}
 	c.stream(s.Target).Push(s)
 	if s.Has(trace.FieldLimit) {
-		c.limits[s.Target] = append(c.limits[s.Target], s.Limit)
+		l := c.limits[s.Target]
+		if l == nil {
+			l = &thinned[float64]{}
+			c.limits[s.Target] = l
+		}
+		l.add(s.Limit)
 	}
 	if c.keep {
-		c.series[s.Target] = append(c.series[s.Target], s)
+		k := c.series[s.Target]
+		if k == nil {
+			k = &thinned[trace.Sample]{}
+			c.series[s.Target] = k
+		}
+		k.add(s)
 	}
 }
 
@@ -91,11 +131,23 @@ func (c *Collector) Results() []Result {
 	return out
 }
 
-// Series returns the kept samples per target (empty unless kept).
-func (c *Collector) Series() map[string][]trace.Sample { return c.series }
+// Series returns the kept (thinned) samples per target (empty unless kept).
+func (c *Collector) Series() map[string][]trace.Sample {
+	out := make(map[string][]trace.Sample, len(c.series))
+	for k, v := range c.series {
+		out[k] = v.vals
+	}
+	return out
+}
 
-// Limits returns each target's limit values in order.
-func (c *Collector) Limits() map[string][]float64 { return c.limits }
+// Limits returns each target's limit values in order (thinned).
+func (c *Collector) Limits() map[string][]float64 {
+	out := make(map[string][]float64, len(c.limits))
+	for k, v := range c.limits {
+		out[k] = v.vals
+	}
+	return out
+}
 
 // Samples returns how many samples the stream has taken.
 func (s *Stream) Samples() int { return s.n }

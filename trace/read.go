@@ -72,6 +72,11 @@ type Reader struct {
 	// Warn receives warnings (unknown columns, a truncated last line); nil
 	// collects them for Warnings.
 	Warn func(msg string)
+	// MaxSamples, when positive, is how many samples Read returns before
+	// it fails with ErrTooManySamples: commands that hold a whole trace in
+	// memory set their sample budget here.
+	MaxSamples int64
+	read       int64
 
 	name     string
 	format   Format
@@ -205,8 +210,17 @@ func skippable(b []byte) bool {
 	return len(t) == 0 || t[0] == '#'
 }
 
+// ErrTooManySamples is returned by Read past Reader.MaxSamples.
+var ErrTooManySamples = errors.New("more samples than this command holds")
+
 // Read returns the next sample.
 func (r *Reader) Read() (Sample, error) {
+	if r.MaxSamples > 0 {
+		if r.read >= r.MaxSamples {
+			return Sample{}, fmt.Errorf("%s: %w (at most %d; cut the trace or record at a coarser --interval)", safetext.Terminal(r.name), ErrTooManySamples, r.MaxSamples)
+		}
+		r.read++
+	}
 	if r.done {
 		return Sample{}, io.EOF
 	}
@@ -717,12 +731,19 @@ func (m multiCloser) Close() error {
 
 // ReadFile reads a whole trace file (see Open).
 func ReadFile(path string, stdin io.Reader, warn func(string)) ([]Sample, Field, error) {
+	return ReadFileMax(path, stdin, warn, 0)
+}
+
+// ReadFileMax is ReadFile failing with ErrTooManySamples past max samples
+// (0: no budget).
+func ReadFileMax(path string, stdin io.Reader, warn func(string), max int64) ([]Sample, Field, error) {
 	r, c, err := Open(path, stdin)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer c.Close()
 	r.Warn = warn
+	r.MaxSamples = max
 	out, err := r.ReadAll()
 	return out, r.Columns(), err
 }

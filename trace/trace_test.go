@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -532,5 +533,22 @@ func TestMessagesEchoFileContentsSafely(t *testing.T) {
 				t.Errorf("%q: unsafe or unbounded message %q", in, m)
 			}
 		}
+	}
+}
+
+// Commands that hold a whole trace refuse one beyond their budget with a
+// message, instead of exhausting memory.
+func TestReaderSampleBudget(t *testing.T) {
+	in := "time,limit\n1,2\n2,2\n3,2\n4,2\n"
+	r := NewReader(strings.NewReader(in), "big.csv", CSV)
+	r.MaxSamples = 3
+	_, err := r.ReadAll()
+	if !errors.Is(err, ErrTooManySamples) || !strings.Contains(err.Error(), "big.csv") || !strings.Contains(err.Error(), "at most 3") {
+		t.Fatalf("err %v", err)
+	}
+	r = NewReader(strings.NewReader(in), "ok.csv", CSV)
+	r.MaxSamples = 4
+	if s, err := r.ReadAll(); err != nil || len(s) != 4 {
+		t.Fatalf("within budget: %v %d", err, len(s))
 	}
 }
