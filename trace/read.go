@@ -215,12 +215,17 @@ var ErrTooManySamples = errors.New("more samples than this command holds")
 
 // Read returns the next sample.
 func (r *Reader) Read() (Sample, error) {
-	if r.MaxSamples > 0 {
+	s, err := r.read1()
+	if err == nil && r.MaxSamples > 0 {
 		if r.read >= r.MaxSamples {
 			return Sample{}, fmt.Errorf("%s: %w (at most %d; cut the trace or record at a coarser --interval)", safetext.Terminal(r.name), ErrTooManySamples, r.MaxSamples)
 		}
 		r.read++
 	}
+	return s, err
+}
+
+func (r *Reader) read1() (Sample, error) {
 	if r.done {
 		return Sample{}, io.EOF
 	}
