@@ -19,7 +19,9 @@ func TestDiagnoseMemoryIsBoundedByTheWindowNotTheInput(t *testing.T) {
 	}
 	for name, row := range map[string]func(i int) string{
 		"same timestamp": func(i int) string { return fmt.Sprintf("1764410400,x,%d,%d,20,21,0,1\n", 10+i%7, 5+i%5) },
-		"advancing":      func(i int) string { return fmt.Sprintf("%d.%03d,x,%d,%d,20,21,0,1\n", 1764410400+i/1000, i%1000, 10+i%7, 5+i%5) },
+		"advancing": func(i int) string {
+			return fmt.Sprintf("%d.%03d,x,%d,%d,20,21,0,1\n", 1764410400+i/1000, i%1000, 10+i%7, 5+i%5)
+		},
 	} {
 		cmd := exec.Command(binary(t), "diagnose", "-", "--format", "text")
 		stdin, _ := cmd.StdinPipe()
