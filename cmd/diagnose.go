@@ -32,16 +32,22 @@ downstream's owner), oscillating (limit swinging widely: lower the smoothing,
 the weight of the new target), insufficient-data. Findings also name the
 failure signatures stale-rtt-min, idle-growth and error-acceleration. Each
 finding carries its time span, the numbers it was decided on and a
-recommendation.
+recommendation; a flat limit holding a standing queue is standing-queue.
+Confidence is the share of judged windows that showed the verdict (0 for
+insufficient-data). The README's Verdicts section lists the evidence per
+class (rejected share of demand, capacity loss with errors, swings against
+the √limit jitter of a limit that size).
 
-Sources: trace files (CSV or JSON Lines, .gz, - for stdin), or live /metrics
-URLs (http://…) scraped for --duration.
+Sources: trace files (CSV or JSON Lines, .gz, - for stdin; the format is
+docs/trace-format.md in the repository), or live /metrics URLs (http://…)
+scraped for --duration.
 
 Exit codes:
   0  no target showed a --fail-on class
   1  a --fail-on class was found
   2  usage or input error (the message names the flag, file or line)
-  3  nothing could be evaluated (every target insufficient or unreachable)`
+  3  nothing could be evaluated (every target insufficient or unreachable)
+  4  a --output report could not be written (the others were)`
 
 const diagnoseExample = `  limitscope diagnose load-test.csv
   limitscope diagnose trace.jsonl.gz --format json

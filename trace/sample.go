@@ -2,7 +2,7 @@
 // of a limiter's series (limit, in-flight, min RTT, RTT, loss and rejection
 // counts) at a time, per-target series held in bounded ring buffers, and
 // streaming readers and writers for the CSV and JSON Lines trace files that
-// shared/spec/trace-format.md defines.
+// docs/trace-format.md defines.
 //
 // A field that was not measured (Envoy exports no in-flight) is absent, not
 // zero: every Sample carries a Fields mask saying which values are present.
