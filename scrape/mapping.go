@@ -62,13 +62,22 @@ func ParseUnit(s string) (Unit, error) {
 }
 
 // Matcher selects metrics by name (exact, any of several prefixes, a suffix,
-// or a regular expression whose first group names the target) and labels.
+// or a regular expression whose group "target", or else first group, names
+// the target) and labels. A `quantile` label selects that quantile of a
+// summary rather than its interval mean.
 type Matcher struct {
 	Name     string
 	Prefixes []string // optional name prefixes (Vector's "vector_")
 	Suffix   bool     // Name is a suffix (Envoy's varying stat prefix)
 	Regex    *regexp.Regexp
-	Labels   map[string]string
+	// Helpers are families the Regex also matches that are not a
+	// limiter's series (go-concurrency-limits' queue and window
+	// families): they never make a target.
+	Helpers *regexp.Regexp
+	Labels  map[string]string
+	// Optional marks an alternative layout of the same library: not
+	// reported missing when absent.
+	Optional bool
 }
 
 // match reports whether a family name matches and what it says of the
@@ -77,8 +86,11 @@ func (m *Matcher) match(name string) (bool, string) {
 	switch {
 	case m.Regex != nil:
 		g := m.Regex.FindStringSubmatch(name)
-		if g == nil {
+		if g == nil || m.Helpers != nil && m.Helpers.MatchString(name) {
 			return false, ""
+		}
+		if i := m.Regex.SubexpIndex("target"); i > 0 {
+			return true, g[i]
 		}
 		if len(g) > 1 {
 			return true, g[1]
@@ -150,6 +162,10 @@ func (m *Mapping) Has(f trace.Field) bool {
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
+// gclHelpers are go-concurrency-limits families that are not a limiter's
+// series (see the preset).
+var gclHelpers = re(`_(window_min_rtt|window_queue_size|queue_limit|queue_size|limit_partition)$`)
+
 // Presets are the mappings for limiters people run, established from their
 // documentation and source.
 var Presets = map[string]Mapping{
@@ -187,14 +203,29 @@ var Presets = map[string]Mapping{
 		TargetLabels: []string{"component_id"},
 		Note:         "Vector's averaged RTT (its baseline) stands in for the min RTT; all four are histograms reduced to the interval mean",
 	},
+	// go-concurrency-limits v1.0.0 with its metric_registry/prometheus
+	// registry (metric_registry/prometheus/registry.go there): a limit
+	// algorithm named N registers under the namespace ("limiter" unless
+	// configured) the gauge <ns>_N_limit, the summaries <ns>_N_inflight,
+	// <ns>_N_min_rtt and <ns>_N_rtt_ms (RegisterTiming appends "_ms"; the
+	// values are nanoseconds all the same, core/metric_registry.go) and the
+	// counter <ns>_N_dropped_total. Gradient2 adds <ns>_N_window_min_rtt and
+	// <ns>_N_window_queue_size, the LIFO queue <ns>_queue_limit and
+	// <ns>_queue_size, partitions <ns>_limit_partition: helpers, never
+	// targets. A strategy alone registers <ns>_limit and <ns>_inflight
+	// (strategy/simple.go), mapped to the target "default".
 	"go-concurrency-limits": {
 		Name: "go-concurrency-limits",
 		Specs: []Spec{
-			{trace.FieldLimit, Matcher{Regex: re(`^limiter_(.+)_limit$`)}, Gauge, 0},
-			{trace.FieldInFlight, Matcher{Regex: re(`^limiter_(.+)_inflight$`)}, Gauge, 0},
-			{trace.FieldRTTMin, Matcher{Regex: re(`^limiter_(.+)_min_rtt$`)}, Gauge, Nanoseconds},
+			{trace.FieldLimit, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_limit$`), Helpers: gclHelpers}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_inflight$`), Helpers: gclHelpers}, Gauge, 0},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_min_rtt$`), Helpers: gclHelpers}, Gauge, Nanoseconds},
+			{trace.FieldRTT, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_rtt_ms$`), Helpers: gclHelpers}, Mean, Nanoseconds},
+			{trace.FieldDropped, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_dropped_total$`), Helpers: gclHelpers}, Delta, 0},
+			{trace.FieldLimit, Matcher{Regex: re(`^[a-zA-Z0-9:]+_limit$`), Optional: true}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_inflight$`), Optional: true}, Gauge, 0},
 		},
-		Note: "RTTs are nanoseconds whatever the names say",
+		Note: "in-flight and min RTT are summaries read as the interval mean of the library's observations (one per sample window); RTTs are nanoseconds whatever the names say; Gradient2's \"min RTT\" is its long RTT average",
 	},
 	"mimir-reactive-limiter": {
 		Name: "mimir-reactive-limiter",
@@ -279,6 +310,9 @@ func (mp *Mapper) Mapping() Mapping { return mp.m }
 
 func labelsMatch(m *dto.Metric, want map[string]string) bool {
 	for k, v := range want {
+		if k == "quantile" && m.Summary != nil {
+			continue // a summary's quantiles are values, not labels
+		}
 		found := false
 		for _, lp := range m.GetLabel() {
 			if lp.GetName() == k && lp.GetValue() == v {
@@ -348,7 +382,7 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 				s.Set(spec.Field, v)
 			}
 		}
-		if !matched {
+		if !matched && !spec.Match.Optional {
 			mp.Missing = append(mp.Missing, spec.Match.String())
 		}
 	}
@@ -366,7 +400,19 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 
 func (mp *Mapper) value(spec *Spec, m *dto.Metric, target string) (float64, bool) {
 	key := seriesKey{target, spec.Field}
-	switch spec.Kind {
+	if q, ok := spec.Match.Labels["quantile"]; ok && m.Summary != nil {
+		for _, sq := range m.Summary.GetQuantile() {
+			if strconv.FormatFloat(sq.GetQuantile(), 'g', -1, 64) == q || fmt.Sprint(sq.GetQuantile()) == q {
+				return sq.GetValue(), true
+			}
+		}
+		return 0, false
+	}
+	kind := spec.Kind
+	if kind != Delta && (m.Histogram != nil || m.Summary != nil) {
+		kind = Mean // any field may be exported as a distribution
+	}
+	switch kind {
 	case Mean:
 		var sum, count float64
 		switch {
@@ -456,7 +502,7 @@ func (m *Mapping) wants(name string) bool {
 		if ok, _ := m.Specs[i].Match.match(name); ok {
 			return true
 		}
-		if m.Specs[i].Kind == Mean {
+		{ // any field may be a histogram or summary
 			for _, suf := range []string{"_sum", "_count", "_bucket"} {
 				if strings.HasSuffix(name, suf) {
 					if ok, _ := m.Specs[i].Match.match(strings.TrimSuffix(name, suf)); ok {

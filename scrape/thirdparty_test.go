@@ -1,0 +1,227 @@
+package scrape
+
+import (
+	"context"
+	"math"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	gclcore "github.com/platinummonkey/go-concurrency-limits/core"
+	gcllimit "github.com/platinummonkey/go-concurrency-limits/limit"
+	gcllimiter "github.com/platinummonkey/go-concurrency-limits/limiter"
+	gclprom "github.com/platinummonkey/go-concurrency-limits/metric_registry/prometheus"
+	gclstrategy "github.com/platinummonkey/go-concurrency-limits/strategy"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// TestGoConcurrencyLimitsRealLibrary runs go-concurrency-limits v1.0.0 for
+// real: Gradient2 and Vegas limiters (its DefaultLimiter, its Prometheus
+// registry) in front of a capacity-limited downstream under load, served on
+// loopback. Every scrape's samples must match, within 5 %, what the library
+// exposed in that same scrape: limit, in-flight and min RTT per limiter, with
+// no bogus targets from its helper families.
+func TestGoConcurrencyLimitsRealLibrary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real library under load for a few seconds")
+	}
+	reg := prometheus.NewRegistry()
+	metrics := gclprom.NewMetricRegistryWithRegisterer("limiter", reg)
+	newLimiter := func(l gclcore.Limit) *gcllimiter.DefaultLimiter {
+		lim, err := gcllimiter.NewDefaultLimiter(l, int64(100*time.Millisecond), int64(time.Second), int64(time.Microsecond), 10,
+			gclstrategy.NewSimpleStrategy(l.EstimatedLimit()), nil, gclcore.EmptyMetricRegistryInstance)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lim
+	}
+	limiters := map[string]*gcllimiter.DefaultLimiter{
+		"g2":    newLimiter(gcllimit.NewDefaultGradient2Limit("g2", nil, metrics)),
+		"vegas": newLimiter(gcllimit.NewDefaultVegasLimit("vegas", nil, metrics)),
+	}
+	// the downstream: 12 requests at a time, 5 ms each, queueing beyond
+	capacity := make(chan struct{}, 12)
+	downstream := func() {
+		capacity <- struct{}{}
+		time.Sleep(5 * time.Millisecond)
+		<-capacity
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, lim := range limiters {
+		for w := 0; w < 24; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for ctx.Err() == nil {
+					l, ok := lim.Acquire(ctx)
+					if !ok {
+						time.Sleep(time.Millisecond)
+						continue
+					}
+					downstream()
+					l.OnSuccess()
+				}
+			}()
+		}
+	}
+	// the endpoint remembers what it served, scrape by scrape
+	var mu sync.Mutex
+	var served [][]*dto.MetricFamily
+	h := promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		fams, err := reg.Gather()
+		mu.Lock()
+		served = append(served, fams)
+		mu.Unlock()
+		return fams, err
+	}), promhttp.HandlerOpts{})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	src, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{Interval: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]trace.Sample
+	for i := 0; i < 12; i++ {
+		time.Sleep(300 * time.Millisecond)
+		samples, errs := src.Scrape(ctx)
+		if len(errs) > 0 {
+			t.Fatalf("scrape %d: %v", i, errs)
+		}
+		got = append(got, samples)
+	}
+	cancel()
+	wg.Wait()
+	if p := src.Statuses()[0].Preset; p != "go-concurrency-limits" {
+		t.Fatalf("detected preset %q", p)
+	}
+	// what the library exposed: the limit gauge, and the interval means of
+	// its in-flight and min-RTT summaries between consecutive scrapes
+	value := func(fams []*dto.MetricFamily, name string) (v, sum, count float64) {
+		for _, f := range fams {
+			if f.GetName() != name {
+				continue
+			}
+			m := f.GetMetric()[0]
+			if m.Summary != nil {
+				return 0, m.Summary.GetSampleSum(), float64(m.Summary.GetSampleCount())
+			}
+			return m.GetGauge().GetValue(), 0, 0
+		}
+		return math.NaN(), 0, 0
+	}
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 0.05*math.Max(math.Abs(b), 1e-9) }
+	checked := map[string]int{}
+	for i := 1; i < len(got); i++ {
+		targets := map[string]trace.Sample{}
+		for _, s := range got[i] {
+			targets[s.Target] = s
+		}
+		for name := range targets {
+			if _, ok := limiters[name]; !ok {
+				t.Errorf("scrape %d: bogus target %q (targets %v)", i, name, targets)
+			}
+		}
+		for name := range limiters {
+			s, ok := targets[name]
+			if !ok {
+				t.Fatalf("scrape %d: no samples of %s (targets %v)", i, name, targets)
+			}
+			lim, _, _ := value(served[i], "limiter_"+name+"_limit")
+			if !s.Has(trace.FieldLimit) || !close(s.Limit, lim) {
+				t.Errorf("scrape %d %s: limit %v, the library exposed %v", i, name, s.Limit, lim)
+			}
+			_, s0, c0 := value(served[i-1], "limiter_"+name+"_inflight")
+			_, s1, c1 := value(served[i], "limiter_"+name+"_inflight")
+			if c1 > c0 {
+				if want := (s1 - s0) / (c1 - c0); !s.Has(trace.FieldInFlight) || !close(s.InFlight, want) {
+					t.Errorf("scrape %d %s: in-flight %v, the library's interval mean %v", i, name, s.InFlight, want)
+				}
+				checked[name+" in-flight"]++
+			}
+			_, s0, c0 = value(served[i-1], "limiter_"+name+"_min_rtt")
+			_, s1, c1 = value(served[i], "limiter_"+name+"_min_rtt")
+			if c1 > c0 {
+				if want := (s1 - s0) / (c1 - c0) / 1e6; !s.Has(trace.FieldRTTMin) || !close(s.RTTMinMs, want) {
+					t.Errorf("scrape %d %s: min RTT %v ms, the library's interval mean %v ms", i, name, s.RTTMinMs, want)
+				}
+				checked[name+" min RTT"]++
+			}
+		}
+	}
+	for _, k := range []string{"g2 in-flight", "g2 min RTT", "vegas in-flight", "vegas min RTT"} {
+		if checked[k] < 5 {
+			t.Errorf("%s compared in only %d intervals (the library observed too little)", k, checked[k])
+		}
+	}
+	t.Logf("compared %v", checked)
+}
+
+
+
+// Layouts of go-concurrency-limits the integration test does not produce:
+// another namespace, a strategy-only page (attributed to go-concurrency-
+// limits, not to limitscope), helper families that must not become targets;
+// and a summary read at a named quantile through a custom mapping.
+func TestGoConcurrencyLimitsLayoutsAndQuantiles(t *testing.T) {
+	page := func(s string) map[string]*dto.MetricFamily {
+		f, err := ParseExposition([]byte(s), "page")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	orders := page(`# TYPE orders_api_limit gauge
+orders_api_limit 40
+# TYPE orders_api_inflight summary
+orders_api_inflight_sum 300
+orders_api_inflight_count 10
+# TYPE orders_queue_limit gauge
+orders_queue_limit 100
+# TYPE orders_api_window_min_rtt summary
+orders_api_window_min_rtt_sum 1e7
+orders_api_window_min_rtt_count 1
+`)
+	m, err := Detect(orders)
+	if err != nil || m.Name != "go-concurrency-limits" {
+		t.Fatalf("namespace orders: %v %q", err, m.Name)
+	}
+	got := NewMapper(m).Map(orders, time.Unix(0, 0))
+	if len(got) != 1 || got[0].Target != "api" || got[0].Limit != 40 {
+		t.Fatalf("namespace orders: %+v (helpers must not become targets)", got)
+	}
+	strategy := page(`# TYPE limiter_limit gauge
+limiter_limit 20
+# TYPE limiter_inflight summary
+limiter_inflight_sum 50
+limiter_inflight_count 5
+`)
+	if m, err := Detect(strategy); err != nil || m.Name != "go-concurrency-limits" {
+		t.Fatalf("strategy-only page: %v %q", err, m.Name)
+	}
+	q, err := ParseMatcher(`orders_api_inflight{quantile="0.5"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := page(`# TYPE orders_api_inflight summary
+orders_api_inflight{quantile="0.5"} 17
+orders_api_inflight{quantile="0.99"} 30
+orders_api_inflight_sum 300
+orders_api_inflight_count 10
+# TYPE orders_api_limit gauge
+orders_api_limit 40
+`)
+	lim, _ := ParseMatcher("orders_api_limit")
+	custom := Mapping{Name: "custom", Specs: []Spec{{trace.FieldLimit, lim, Gauge, 0}, {trace.FieldInFlight, q, Gauge, 0}}}
+	got = NewMapper(custom).Map(summary, time.Unix(0, 0))
+	if len(got) != 1 || !got[0].Has(trace.FieldInFlight) || got[0].InFlight != 17 {
+		t.Fatalf("quantile 0.5 of a summary: %+v", got)
+	}
+}
