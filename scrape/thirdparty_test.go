@@ -164,8 +164,6 @@ func TestGoConcurrencyLimitsRealLibrary(t *testing.T) {
 	t.Logf("compared %v", checked)
 }
 
-
-
 // Layouts of go-concurrency-limits the integration test does not produce:
 // another namespace, a strategy-only page (attributed to go-concurrency-
 // limits, not to limitscope), helper families that must not become targets;
