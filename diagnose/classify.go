@@ -478,7 +478,7 @@ func (s *Stream) account(p *point) {
 		s.minLimit = math.Min(s.minLimit, p.limit)
 		s.maxLimit = math.Max(s.maxLimit, p.limit)
 		if p.has&trace.FieldInFlight != 0 && p.limit > 0 {
-			s.sumUtil += p.inFlight / p.limit
+			s.sumUtil += min(p.inFlight/p.limit, 1) // a window maximum (Mimir) can exceed the limit
 			s.nUtil++
 		}
 	}
@@ -639,7 +639,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	u := s.vals[:0]
 	for i := range pts {
 		if pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && pts[i].limit > 0 {
-			u = append(u, pts[i].inFlight/pts[i].limit)
+			u = append(u, min(pts[i].inFlight/pts[i].limit, 1))
 		}
 	}
 	if len(u) >= w.n/2 && len(u) >= minWindowSamples {

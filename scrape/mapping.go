@@ -227,14 +227,22 @@ var Presets = map[string]Mapping{
 		},
 		Note: "in-flight and min RTT are summaries read as the interval mean of the library's observations (one per sample window); RTTs are nanoseconds whatever the names say; Gradient2's \"min RTT\" is its long RTT average",
 	},
+	// Grafana Mimir's reactive limiters (failsafe-go's adaptivelimiter inside)
+	// as Mimir registers them (pkg/distributor and pkg/ingester
+	// registerReactiveLimiterMetrics there): gauges
+	// cortex_<component>_reactive_limiter_inflight_limit and
+	// …_inflight_requests (plus …_queued_requests or …_blocked_requests,
+	// not mapped), the ingester's labelled request_type="push"|"read", the
+	// distributor's unlabelled; older releases named them
+	// cortex_ingester_adaptive_limiter_*.
 	"mimir-reactive-limiter": {
 		Name: "mimir-reactive-limiter",
 		Specs: []Spec{
-			{trace.FieldLimit, Matcher{Name: "cortex_ingester_reactive_limiter_inflight_limit"}, Gauge, 0},
-			{trace.FieldInFlight, Matcher{Name: "cortex_ingester_reactive_limiter_inflight_requests"}, Gauge, 0},
+			{trace.FieldLimit, Matcher{Regex: re(`^cortex_(?P<target>distributor|ingester)_(?:reactive|adaptive)_limiter_inflight_limit$`)}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(`^cortex_(?P<target>distributor|ingester)_(?:reactive|adaptive)_limiter_inflight_requests$`)}, Gauge, 0},
 		},
 		TargetLabels: []string{"request_type"},
-		Note:         "failsafe-go's reactive limiter exports no RTT: degraded-downstream cannot be judged; queued requests are not mapped",
+		Note:         "failsafe-go's reactive limiter exports no RTT: degraded-downstream cannot be judged; queued requests are not mapped; where in-flight is the sampling window's maximum (failsafe-go's MaxInflight) it can exceed the limit, so utilisation is capped at 100 %",
 	},
 }
 

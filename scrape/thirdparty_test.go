@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/failsafe-go/failsafe-go/adaptivelimiter"
 	gclcore "github.com/platinummonkey/go-concurrency-limits/core"
 	gcllimit "github.com/platinummonkey/go-concurrency-limits/limit"
 	gcllimiter "github.com/platinummonkey/go-concurrency-limits/limiter"
@@ -222,4 +223,110 @@ orders_api_limit 40
 	if len(got) != 1 || !got[0].Has(trace.FieldInFlight) || got[0].InFlight != 17 {
 		t.Fatalf("quantile 0.5 of a summary: %+v", got)
 	}
+}
+
+// TestFailsafeGoBehindMimirsRegistration runs failsafe-go v0.9.8's adaptive
+// limiter for real, registered the way Grafana Mimir's distributor and
+// ingester register theirs (pkg/distributor and pkg/ingester
+// registerReactiveLimiterMetrics in grafana/mimir: GaugeFuncs of Limit(),
+// Inflight() and Queued(), the ingester's with a request_type const label),
+// under load on loopback. Every scrape must carry exactly what the library
+// exposed in it, for both layouts.
+func TestFailsafeGoBehindMimirsRegistration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real library under load for a few seconds")
+	}
+	reg := prometheus.NewRegistry()
+	limiters := map[string]adaptivelimiter.AdaptiveLimiter[any]{
+		"distributor": adaptivelimiter.NewBuilder[any]().WithLimits(2, 200, 20).WithRecentWindow(100*time.Millisecond, time.Second, 10).Build(),
+		"push":        adaptivelimiter.NewBuilder[any]().WithLimits(2, 200, 20).WithRecentWindow(100*time.Millisecond, time.Second, 10).Build(),
+	}
+	register := func(prefix string, labels prometheus.Labels, m adaptivelimiter.Metrics) {
+		for name, f := range map[string]func() int{"inflight_limit": m.Limit, "inflight_requests": m.Inflight, "queued_requests": m.Queued} {
+			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: prefix + name, ConstLabels: labels}, func() float64 { return float64(f()) }))
+		}
+	}
+	register("cortex_distributor_reactive_limiter_", nil, limiters["distributor"])
+	register("cortex_ingester_reactive_limiter_", prometheus.Labels{"request_type": "push"}, limiters["push"])
+
+	capacity := make(chan struct{}, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, lim := range limiters {
+		for w := 0; w < 30; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for ctx.Err() == nil {
+					p, ok := lim.TryAcquirePermit()
+					if !ok {
+						time.Sleep(time.Millisecond)
+						continue
+					}
+					capacity <- struct{}{}
+					time.Sleep(4 * time.Millisecond)
+					<-capacity
+					p.Record()
+				}
+			}()
+		}
+	}
+	var mu sync.Mutex
+	var served [][]*dto.MetricFamily
+	srv := httptest.NewServer(promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		fams, err := reg.Gather()
+		mu.Lock()
+		served = append(served, fams)
+		mu.Unlock()
+		return fams, err
+	}), promhttp.HandlerOpts{}))
+	defer srv.Close()
+	src, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{Interval: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		time.Sleep(250 * time.Millisecond)
+		samples, errs := src.Scrape(ctx)
+		if len(errs) > 0 {
+			t.Fatalf("scrape %d: %v", i, errs)
+		}
+		if p := src.Statuses()[0].Preset; p != "mimir-reactive-limiter" {
+			t.Fatalf("detected preset %q", p)
+		}
+		gauge := func(name, label string) float64 {
+			for _, f := range served[i] {
+				if f.GetName() != name {
+					continue
+				}
+				for _, m := range f.GetMetric() {
+					if label == "" || len(m.GetLabel()) > 0 && m.GetLabel()[0].GetValue() == label {
+						return m.GetGauge().GetValue()
+					}
+				}
+			}
+			return math.NaN()
+		}
+		byTarget := map[string]trace.Sample{}
+		for _, s := range samples {
+			byTarget[s.Target] = s
+		}
+		if len(byTarget) != 2 {
+			t.Fatalf("scrape %d: targets %v, want distributor and push", i, byTarget)
+		}
+		for target, prefix := range map[string]string{"distributor": "cortex_distributor_reactive_limiter_", "push": "cortex_ingester_reactive_limiter_"} {
+			label := ""
+			if target == "push" {
+				label = "push"
+			}
+			s := byTarget[target]
+			if s.Limit != gauge(prefix+"inflight_limit", label) || s.InFlight != gauge(prefix+"inflight_requests", label) {
+				t.Errorf("scrape %d %s: limit %v in-flight %v, the library exposed %v and %v", i, target, s.Limit, s.InFlight,
+					gauge(prefix+"inflight_limit", label), gauge(prefix+"inflight_requests", label))
+			}
+		}
+	}
+	cancel()
+	wg.Wait()
 }
