@@ -146,6 +146,9 @@ const (
 	// about 28 %); a limit flat with brief spikes (Vegas' +beta jumps, AIMD
 	// back-offs of 10 %) spans a few percent.
 	oscIQR = 0.20
+	// oscWideBand: or the 10–90 % band spans 20 % of the median and twice
+	// the jitter (below).
+	oscWideBand = 0.20
 	// oscLegFraction and oscMinLegs: a swing is a move of at least 20 % of
 	// the median against the previous direction; four of them in a window is
 	// "repeatedly" — a single capacity step that settles makes one, and
@@ -549,7 +552,7 @@ func (s *Stream) commit(w windowStats) {
 	if w.class == Healthy && w.band <= flatBand && w.queuedHigh >= persistent {
 		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
 	}
-	s.prevSwing = w.legs >= oscSlowLegs && w.iqr >= oscIQR && w.iqrAbs >= jitter(w.limitMed)
+	s.prevSwing = w.legs >= oscSlowLegs && w.swings()
 	if w.class != Degraded {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
@@ -705,7 +708,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	s.vals = u
 	s.shares(&w, pts)
 
-	swinging := w.iqr >= oscIQR && w.iqrAbs >= jitter(w.limitMed)
+	swinging := w.swings()
 	calm := w.band < oscBand || w.p90-w.p10 < floorJitter
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	switch {
@@ -738,6 +741,15 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class = Healthy
 	}
 	return w, true
+}
+
+// swings reports a limit that spends its time apart (the middle half of its
+// values spread by oscIQR and one jitter), or one that moves between wide
+// extremes (the 10–90 % band at least oscWideBand and two jitters: a limit
+// jumping every sample, as a smoothing of 1 makes it).
+func (w *windowStats) swings() bool {
+	j := jitter(w.limitMed)
+	return w.iqr >= oscIQR && w.iqrAbs >= j || w.band >= oscWideBand && w.p90-w.p10 >= 2*j
 }
 
 // jitter is the move a limit of size l makes anyway: one update of a
