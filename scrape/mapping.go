@@ -192,16 +192,24 @@ var Presets = map[string]Mapping{
 		TargetLabels: []string{"envoy_http_conn_manager_prefix"},
 		Note:         "Envoy exports no in-flight: pipeline-bound cannot be judged",
 	},
+	// Vector's adaptive request concurrency (src/internal_events/
+	// adaptive_concurrency.rs in vectordotdev/vector): histograms in
+	// seconds, named with the internal_metrics namespace ("vector" unless
+	// configured) by the prometheus_exporter sink. adaptive_concurrency_
+	// past_rtt_mean is the controller's long-term RTT baseline: it stands in
+	// for the min RTT. averaged_rtt is the current window's mean RTT, not a
+	// baseline, so it is not used; releases without past_rtt_mean export no
+	// min-RTT stand-in. observed_rtt is each request's RTT.
 	"vector": {
 		Name: "vector",
 		Specs: []Spec{
-			{trace.FieldLimit, Matcher{Name: "adaptive_concurrency_limit", Prefixes: []string{"vector_"}}, Mean, 0},
-			{trace.FieldInFlight, Matcher{Name: "adaptive_concurrency_in_flight", Prefixes: []string{"vector_"}}, Mean, 0},
-			{trace.FieldRTT, Matcher{Name: "adaptive_concurrency_observed_rtt", Prefixes: []string{"vector_"}}, Mean, Seconds},
-			{trace.FieldRTTMin, Matcher{Name: "adaptive_concurrency_averaged_rtt", Prefixes: []string{"vector_"}}, Mean, Seconds},
+			{trace.FieldLimit, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?adaptive_concurrency_limit$`)}, Mean, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?adaptive_concurrency_in_flight$`)}, Mean, 0},
+			{trace.FieldRTT, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?adaptive_concurrency_observed_rtt$`)}, Mean, Seconds},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?adaptive_concurrency_past_rtt_mean$`)}, Mean, Seconds},
 		},
 		TargetLabels: []string{"component_id"},
-		Note:         "Vector's averaged RTT (its baseline) stands in for the min RTT; all four are histograms reduced to the interval mean",
+		Note:         "the min RTT is Vector's past_rtt_mean (its long-term RTT baseline; older releases export none); all four are histograms reduced to the interval mean; an interval with no observation is idle (in-flight 0), not down",
 	},
 	// go-concurrency-limits v1.0.0 with its metric_registry/prometheus
 	// registry (metric_registry/prometheus/registry.go there): a limit
@@ -305,6 +313,7 @@ type prevValue struct {
 // is not safe for concurrent use (one per endpoint).
 type Mapper struct {
 	m    Mapping
+	idle bool // set by value: a distribution had no new observation
 	prev map[seriesKey]prevValue
 	// Missing lists the specs no metric matched in the last exposition.
 	Missing []string
@@ -355,6 +364,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // measured.
 func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sample {
 	byTarget := map[string]*trace.Sample{}
+	idle := map[string]bool{}
 	mp.Missing = mp.Missing[:0]
 	names := make([]string, 0, len(fams))
 	for n := range fams {
@@ -376,6 +386,17 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 				matched = true
 				target := mp.targetOf(m, fromName)
 				v, ok := mp.value(spec, m, target)
+				if !ok && mp.idle {
+					// a distribution with no observation since the last
+					// scrape: if none of the target's has one, the target
+					// is idle (a quiet Vector sink), not gone
+					mp.idle = false
+					if byTarget[target] == nil {
+						byTarget[target] = &trace.Sample{Time: t, Target: target}
+					}
+					idle[target] = true
+					continue
+				}
 				if !ok || !finite(v) || v < 0 {
 					continue
 				}
@@ -392,6 +413,11 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 		}
 		if !matched && !spec.Match.Optional {
 			mp.Missing = append(mp.Missing, spec.Match.String())
+		}
+	}
+	for target := range idle {
+		if s := byTarget[target]; s.Fields == 0 {
+			s.Set(trace.FieldInFlight, 0) // idle: nothing in flight, nothing measured
 		}
 	}
 	targets := make([]string, 0, len(byTarget))
@@ -441,6 +467,7 @@ func (mp *Mapper) value(spec *Spec, m *dto.Metric, target string) (float64, bool
 			ds, dc = sum, count
 		}
 		if dc <= 0 {
+			mp.idle = true
 			return 0, false
 		}
 		return ds / dc, true

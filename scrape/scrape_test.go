@@ -463,3 +463,24 @@ func BenchmarkScrapeLoopback(b *testing.B) {
 		}
 	}
 }
+
+// Vector: past_rtt_mean (the baseline) is the min-RTT stand-in; a custom
+// namespace is matched; an idle sink (no observation between scrapes) is idle
+// — in-flight 0, nothing else measured — not down.
+func TestVectorBaselineNamespaceAndIdleSink(t *testing.T) {
+	vec := load(t, "vector.prom")
+	vec2 := bump(bump(vec, "vector_adaptive_concurrency_past_rtt_mean_sum", 0.25), "vector_adaptive_concurrency_past_rtt_mean_count", 10)
+	vec2 = bump(bump(vec2, "vector_adaptive_concurrency_limit_sum", 300), "vector_adaptive_concurrency_limit_count", 10)
+	if v := byTarget(mapOnce(t, "vector", vec, vec2))["http_out"]; !approx(v.RTTMinMs, 25) {
+		t.Errorf("past_rtt_mean as the min RTT: %+v", v)
+	}
+	custom := []byte(strings.ReplaceAll(string(vec), "vector_adaptive", "edge_adaptive"))
+	fams, _ := ParseExposition(custom, "custom")
+	if m, err := Detect(fams); err != nil || m.Name != "vector" {
+		t.Fatalf("namespace edge: %v %q", err, m.Name)
+	}
+	idle := byTarget(mapOnce(t, "vector", vec, vec))["http_out"]
+	if idle.Fields != trace.FieldInFlight || idle.InFlight != 0 {
+		t.Errorf("idle sink: %+v, want in-flight 0 and nothing else measured", idle)
+	}
+}
