@@ -78,6 +78,9 @@ type Matcher struct {
 	// Optional marks an alternative layout of the same library: not
 	// reported missing when absent.
 	Optional bool
+	// ZeroUnmeasured reads 0 as "not measured" (Envoy's RTT gauges are 0
+	// until the first min-RTT window ends, and for sub-millisecond upstreams).
+	ZeroUnmeasured bool
 }
 
 // match reports whether a family name matches and what it says of the
@@ -148,6 +151,11 @@ type Mapping struct {
 	TargetLabels []string
 	// Note documents what the preset cannot provide.
 	Note string
+	// Remeasuring, when set, matches a gauge that is 1 while the limiter
+	// pins its limit to re-measure the min RTT (Envoy's
+	// min_rtt_calculation_active): the limit of those scrapes is the pin,
+	// not a judgement, and is left not measured.
+	Remeasuring *Matcher
 }
 
 // Has reports whether the mapping provides field f at all.
@@ -181,16 +189,26 @@ var Presets = map[string]Mapping{
 		},
 		TargetLabels: []string{"downstream"},
 	},
+	// Envoy's adaptive concurrency filter, gradient controller
+	// (source/extensions/filters/http/adaptive_concurrency/controller/
+	// gradient_controller.h in envoyproxy/envoy: the counter rq_blocked and
+	// the gauges concurrency_limit, gradient, burst_queue_size,
+	// min_rtt_msecs, sample_rtt_msecs, min_rtt_calculation_active), under
+	// the connection manager's stat prefix. /stats/prometheus renders
+	// counters without _total; a statsd or OpenTelemetry hop adds it. The RTT
+	// gauges read 0 until the first min-RTT window ends: not measured.
 	"envoy": {
 		Name: "envoy",
 		Specs: []Spec{
 			{trace.FieldLimit, Matcher{Name: "adaptive_concurrency_gradient_controller_concurrency_limit", Suffix: true}, Gauge, 0},
-			{trace.FieldRTTMin, Matcher{Name: "adaptive_concurrency_gradient_controller_min_rtt_msecs", Suffix: true}, Gauge, Milliseconds},
-			{trace.FieldRTT, Matcher{Name: "adaptive_concurrency_gradient_controller_sample_rtt_msecs", Suffix: true}, Gauge, Milliseconds},
+			{trace.FieldRTTMin, Matcher{Name: "adaptive_concurrency_gradient_controller_min_rtt_msecs", Suffix: true, ZeroUnmeasured: true}, Gauge, Milliseconds},
+			{trace.FieldRTT, Matcher{Name: "adaptive_concurrency_gradient_controller_sample_rtt_msecs", Suffix: true, ZeroUnmeasured: true}, Gauge, Milliseconds},
 			{trace.FieldRejected, Matcher{Name: "adaptive_concurrency_gradient_controller_rq_blocked", Suffix: true}, Delta, 0},
+			{trace.FieldRejected, Matcher{Name: "adaptive_concurrency_gradient_controller_rq_blocked_total", Suffix: true, Optional: true}, Delta, 0},
 		},
 		TargetLabels: []string{"envoy_http_conn_manager_prefix"},
-		Note:         "Envoy exports no in-flight: pipeline-bound cannot be judged",
+		Remeasuring:  &Matcher{Name: "adaptive_concurrency_gradient_controller_min_rtt_calculation_active", Suffix: true},
+		Note:         "Envoy exports no in-flight: pipeline-bound cannot be judged; the limit is not measured while Envoy pins it to re-measure the min RTT; RTTs of 0 (before the first window, or sub-millisecond) are not measured",
 	},
 	// Vector's adaptive request concurrency (src/internal_events/
 	// adaptive_concurrency.rs in vectordotdev/vector): histograms in
@@ -365,6 +383,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sample {
 	byTarget := map[string]*trace.Sample{}
 	idle := map[string]bool{}
+	var covered trace.Field
 	mp.Missing = mp.Missing[:0]
 	names := make([]string, 0, len(fams))
 	for n := range fams {
@@ -397,7 +416,7 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 					idle[target] = true
 					continue
 				}
-				if !ok || !finite(v) || v < 0 {
+				if !ok || !finite(v) || v < 0 || v == 0 && spec.Match.ZeroUnmeasured {
 					continue
 				}
 				if spec.Unit != 0 {
@@ -411,8 +430,31 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 				s.Set(spec.Field, v)
 			}
 		}
-		if !matched && !spec.Match.Optional {
+		if matched {
+			covered |= spec.Field
+		}
+	}
+	// a field is missing when no spec of it matched (alternatives of one
+	// field cover each other; optional ones are never reported)
+	for si := range mp.m.Specs {
+		if spec := &mp.m.Specs[si]; covered&spec.Field == 0 && !spec.Match.Optional {
 			mp.Missing = append(mp.Missing, spec.Match.String())
+		}
+	}
+	if rm := mp.m.Remeasuring; rm != nil {
+		for _, name := range names {
+			ok, fromName := rm.match(name)
+			if !ok {
+				continue
+			}
+			for _, m := range fams[name].GetMetric() {
+				if v, ok := scalar(m); ok && v == 1 && labelsMatch(m, rm.Labels) {
+					if s := byTarget[mp.targetOf(m, fromName)]; s != nil {
+						s.Fields &^= trace.FieldLimit
+						s.Limit = 0
+					}
+				}
+			}
 		}
 	}
 	for target := range idle {

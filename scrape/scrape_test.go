@@ -484,3 +484,32 @@ func TestVectorBaselineNamespaceAndIdleSink(t *testing.T) {
 		t.Errorf("idle sink: %+v, want in-flight 0 and nothing else measured", idle)
 	}
 }
+
+// Envoy after a statsd/OTel hop (rq_blocked_total), RTT gauges at 0 before the
+// first min-RTT window (not measured), and the limit pinned for re-measuring
+// (min_rtt_calculation_active 1: not measured).
+func TestEnvoyVariants(t *testing.T) {
+	env := string(load(t, "envoy.prom"))
+	hop := strings.ReplaceAll(env, "gradient_controller_rq_blocked", "gradient_controller_rq_blocked_total")
+	mp := NewMapper(Presets["envoy"])
+	var got map[string]trace.Sample
+	for i, body := range []string{hop, strings.ReplaceAll(hop, `{envoy_http_conn_manager_prefix="ingress_http"} 120`, `{envoy_http_conn_manager_prefix="ingress_http"} 150`)} {
+		fams, err := ParseExposition([]byte(body), "envoy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = byTarget(mp.Map(fams, time.Unix(int64(i), 0)))
+	}
+	if e := got["ingress_http"]; e.Rejected != 30 || len(mp.Missing) != 0 {
+		t.Errorf("rq_blocked_total: %+v, missing %v", e, mp.Missing)
+	}
+	zero := strings.ReplaceAll(env, `min_rtt_msecs{envoy_http_conn_manager_prefix="ingress_http"} 8`, `min_rtt_msecs{envoy_http_conn_manager_prefix="ingress_http"} 0`)
+	zero = strings.ReplaceAll(zero, `sample_rtt_msecs{envoy_http_conn_manager_prefix="ingress_http"} 11`, `sample_rtt_msecs{envoy_http_conn_manager_prefix="ingress_http"} 0`)
+	if e := byTarget(mapOnce(t, "envoy", []byte(zero)))["ingress_http"]; e.Has(trace.FieldRTTMin) || e.Has(trace.FieldRTT) || e.Limit != 47 {
+		t.Errorf("RTT gauges at 0 must be not measured: %+v", e)
+	}
+	pinned := strings.ReplaceAll(env, `min_rtt_calculation_active{envoy_http_conn_manager_prefix="ingress_http"} 0`, `min_rtt_calculation_active{envoy_http_conn_manager_prefix="ingress_http"} 1`)
+	if e := byTarget(mapOnce(t, "envoy", []byte(pinned)))["ingress_http"]; e.Has(trace.FieldLimit) || !e.Has(trace.FieldRTTMin) {
+		t.Errorf("re-measuring: the pinned limit must be not measured: %+v", e)
+	}
+}
