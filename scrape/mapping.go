@@ -170,6 +170,10 @@ func (m *Mapping) Has(f trace.Field) bool {
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
+// netflixNot are families the Netflix patterns would take that are not
+// Netflix's: go-concurrency-limits' window and queue families, and our own.
+var netflixNot = re(`(window_min_rtt|_queue_limit|_queue_size|^limiter_limit)$`)
+
 // gclHelpers are go-concurrency-limits families that are not a limiter's
 // series (see the preset).
 var gclHelpers = re(`_(window_min_rtt|window_queue_size|queue_limit|queue_size|limit_partition)$`)
@@ -252,6 +256,28 @@ var Presets = map[string]Mapping{
 			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_inflight$`), Optional: true}, Gauge, 0},
 		},
 		Note: "in-flight and min RTT are summaries read as the interval mean of the library's observations (one per sample window); RTTs are nanoseconds whatever the names say; Gradient2's \"min RTT\" is its long RTT average",
+	},
+	// Netflix concurrency-limits (Java), as its MetricIds name the series
+	// (concurrency-limits-core MetricIds.java: limit, call, inflight,
+	// min_rtt, min_window_rtt, queue_size, limit.partition) under a base
+	// id, reaching Prometheus through Micrometer (its own
+	// MicrometerMetricRegistry prefixes "netflix.concurrency.limits."; dots
+	// become underscores, counters gain _total, distributions become
+	// summaries or histograms): the limiter's name is the "id" tag,
+	// call{status=dropped|rejected} counts losses and rejections, min_rtt is
+	// nanoseconds (or seconds when rendered as a _seconds timer).
+	"netflix": {
+		Name: "netflix",
+		Specs: []Spec{
+			{trace.FieldLimit, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?limit$`), Helpers: netflixNot}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?inflight$`), Helpers: netflixNot}, Gauge, 0},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_rtt$`), Helpers: netflixNot}, Gauge, Nanoseconds},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_rtt_seconds$`), Optional: true}, Gauge, Seconds},
+			{trace.FieldDropped, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?call_total$`), Labels: map[string]string{"status": "dropped"}}, Delta, 0},
+			{trace.FieldRejected, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?call_total$`), Labels: map[string]string{"status": "rejected"}}, Delta, 0},
+		},
+		TargetLabels: []string{"id", "name"},
+		Note:         "in-flight and min RTT are distributions read as the interval mean; min_rtt is nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
 	},
 	// Grafana Mimir's reactive limiters (failsafe-go's adaptivelimiter inside)
 	// as Mimir registers them (pkg/distributor and pkg/ingester

@@ -513,3 +513,27 @@ func TestEnvoyVariants(t *testing.T) {
 		t.Errorf("re-measuring: the pinned limit must be not measured: %+v", e)
 	}
 }
+
+// Netflix concurrency-limits through Micrometer: detected, the limiter named
+// by its id tag, summaries as interval means, call statuses as counts.
+func TestNetflixPreset(t *testing.T) {
+	nf := load(t, "netflix.prom")
+	fams, _ := ParseExposition(nf, "netflix")
+	if m, err := Detect(fams); err != nil || m.Name != "netflix" {
+		t.Fatalf("detect: %v %q", err, m.Name)
+	}
+	nf2 := bump(bump(nf, `netflix_concurrency_limits_inflight_count{id="grpc-server"}`, 10), `netflix_concurrency_limits_inflight_sum{id="grpc-server"}`, 550)
+	nf2 = bump(bump(nf2, `netflix_concurrency_limits_min_rtt_count{id="grpc-server"}`, 2), `netflix_concurrency_limits_min_rtt_sum{id="grpc-server"}`, 2.4e7)
+	nf2 = bump(bump(nf2, `netflix_concurrency_limits_call_total{id="grpc-server",status="dropped"}`, 3), `netflix_concurrency_limits_call_total{id="grpc-server",status="rejected"}`, 40)
+	g := byTarget(mapOnce(t, "netflix", nf, nf2))["grpc-server"]
+	if g.Limit != 64 || g.InFlight != 55 || !approx(g.RTTMinMs, 12) || g.Dropped != 3 || g.Rejected != 40 {
+		t.Errorf("netflix grpc-server: %+v", g)
+	}
+	// our own page and go-concurrency-limits' stay theirs
+	for _, f := range []string{"limitscope.prom", "go-concurrency-limits.prom"} {
+		fams, _ := ParseExposition(load(t, f), f)
+		if m, _ := Detect(fams); m.Name == "netflix" {
+			t.Errorf("%s detected as netflix", f)
+		}
+	}
+}
