@@ -61,11 +61,11 @@ func (o *dashOptions) board(ios *IOStreams) (*diagnose.Board, error) {
 // or --plain is given, until the user quits, ctx ends or (plain replay) the
 // done channel closes.
 func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.Options, done <-chan struct{}) error {
-
 	if o.plain || !ios.OutTTY {
 		p := &tui.PlainPrinter{W: ios.Out}
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
+		lastStatus := ""
 		for {
 			select {
 			case <-ctx.Done():
@@ -75,6 +75,14 @@ func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.O
 			case <-tick.C:
 				if err := p.Print(opt.Board.Rows()); err != nil {
 					return err
+				}
+				// the sources' state on stderr when it changes: a refused
+				// endpoint or an unmatched page says why, as the TUI does
+				if opt.Statuses != nil {
+					if line := statusLine(opt.Statuses()); line != lastStatus {
+						fmt.Fprintf(ios.ErrOut, "%s  %s\n", time.Now().Format("15:04:05"), line)
+						lastStatus = line
+					}
 				}
 			}
 		}

@@ -305,3 +305,23 @@ func TestRecordKeepsSameNamedTargetsOfOneHostApart(t *testing.T) {
 		}
 	}
 }
+
+// watch --plain against a refused endpoint says why on stderr within about
+// an interval (it used to print nothing at all).
+func TestWatchPlainSaysWhyAnEndpointIsDown(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + ln.Addr().String() + "/metrics"
+	ln.Close()
+	cmd := exec.Command(binary(t), "watch", dead, "--plain")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if !strings.Contains(stderr.String(), "refused") || !strings.Contains(stderr.String(), "1 down") {
+		t.Fatalf("stderr %q: want the endpoint down and why", stderr.String())
+	}
+}

@@ -273,7 +273,7 @@ func (s *Stream) unreachable() []Unreachable {
 	var u []Unreachable
 	if s.have&trace.FieldInFlight == 0 {
 		u = append(u,
-			Unreachable{PipelineBound, "no in_flight series (Envoy exports none): limit far above in-flight cannot be seen; healthy means only stable and not degraded"},
+			Unreachable{PipelineBound, "no in_flight series in this source (its preset or mapping has none): whether the limit binds cannot be seen; healthy means only stable and not degraded"},
 			Unreachable{IdleGrowth, "no in_flight series"})
 	}
 	if s.have&trace.FieldRTTMin == 0 {

@@ -280,6 +280,9 @@ func (s *HTTPSource) ScrapeOnce(ctx context.Context, ep *endpoint) ([]trace.Samp
 			ep.st.Preset = m.Name
 		}
 	}
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err() // the stop cut this scrape short: not a failure of the endpoint
+	}
 	if err != nil {
 		ep.st.State, ep.st.Reason, ep.lastErr = StateDown, err.Error(), err
 		ep.st.Failures++

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -535,5 +536,33 @@ func TestNetflixPreset(t *testing.T) {
 		if m, _ := Detect(fams); m.Name == "netflix" {
 			t.Errorf("%s detected as netflix", f)
 		}
+	}
+}
+
+// A scrape cut short by the stop is not a failure: the endpoint stays up.
+func TestCancelledScrapeIsNotAFailure(t *testing.T) {
+	body := load(t, "limitscope.prom")
+	var hang atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hang.Load() {
+			<-r.Context().Done()
+			return
+		}
+		w.Write(body)
+	}))
+	defer srv.Close()
+	src, err := NewHTTPSource([]string{srv.URL}, HTTPConfig{Interval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := src.Scrape(context.Background()); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	hang.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	src.Scrape(ctx)
+	if st := src.Statuses()[0]; st.State != StateUp {
+		t.Fatalf("after a cancelled scrape: %s (%s), want up", st.State, st.Reason)
 	}
 }
