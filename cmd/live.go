@@ -116,6 +116,13 @@ func (o *liveOptions) mapping() (*scrape.Mapping, error) {
 	return &m, nil
 }
 
+// auth is the TLS and credential flags, for /metrics endpoints and --prom
+// alike.
+func (o *liveOptions) auth() scrape.Auth {
+	return scrape.Auth{CAFile: o.caFile, InsecureSkipVerify: o.insecure, BearerTokenFile: o.tokenFile,
+		BasicAuthUser: o.basicUser, BasicAuthPasswordFile: o.basicPassFile}
+}
+
 // source builds the live source for URLs or --prom.
 func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 	if o.interval <= 0 {
@@ -138,7 +145,7 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 			}
 			queries[f] = expr
 		}
-		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: o.interval, Backfill: o.backfill, Timeout: o.timeout})
+		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: o.interval, Backfill: o.backfill, Timeout: o.timeout, Auth: o.auth()})
 		if err != nil {
 			return nil, usageError(err)
 		}
@@ -148,9 +155,7 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 		return nil, usageError(fmt.Errorf("name at least one /metrics URL, or --prom URL"))
 	}
 	src, err := scrape.NewHTTPSource(urls, scrape.HTTPConfig{
-		Interval: o.interval, Timeout: o.timeout, MaxBody: o.maxBody, Mapping: m,
-		CAFile: o.caFile, InsecureSkipVerify: o.insecure, BearerTokenFile: o.tokenFile,
-		BasicAuthUser: o.basicUser, BasicAuthPasswordFile: o.basicPassFile,
+		Interval: o.interval, Timeout: o.timeout, MaxBody: o.maxBody, Mapping: m, Auth: o.auth(),
 	})
 	if err != nil {
 		return nil, usageError(err)

@@ -710,11 +710,15 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 
 	swinging := w.swings()
 	calm := w.band < oscBand || w.p90-w.p10 < floorJitter
+	// with the limit pinned or fallen, the RTT itself 1.5× its level at the
+	// baseline says "slower" as well as the min RTT does (a min-RTT estimate
+	// inflated by queueing at the baseline can hide the rise)
+	rttUp := s.rttAtBase > 0 && w.rttMed >= degradedRTTRise*s.rttAtBase
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	switch {
-	case w.hasRTTMin && w.rttRise >= degradedRTTRise && (w.pinned || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor ||
-		calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
-			(s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase)):
+	case w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (w.pinned || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor) ||
+		w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
+			(s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
 		// slower: a limit swinging widely above its floor is not sitting
 		// anywhere: its own queue may be what raised the min RTT, so it is
 		// judged as oscillating below; one jittering on its floor, or

@@ -342,6 +342,12 @@ func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
 		{"AIMD pinned at its floor flipping 1↔2 is not oscillation", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return float64(1 + i%2), float64(1 + i%2), 20, 21, 0, 50
 		}, Healthy},
+		{"pinned after a slowdown, the baseline min-RTT estimate inflated by queueing: the RTT doubling says it", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 20 + wobble(i), 20, 45, 50, 0, 500
+			}
+			return 6, 6, 66, 110, 0, 500
+		}, Degraded},
 		{"starts already degraded: pinned low with losses", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return 4, 4, 20, 45, 20, 500
 		}, Degraded},

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,15 +37,7 @@ type HTTPConfig struct {
 	// Mapping is the preset or custom mapping; nil detects a preset on the
 	// first successful scrape of each endpoint.
 	Mapping *Mapping
-	// CAFile verifies TLS servers; InsecureSkipVerify skips verification
-	// (only by an explicit flag).
-	CAFile             string
-	InsecureSkipVerify bool
-	// BearerTokenFile and BasicAuthUser/BasicAuthPasswordFile authenticate;
-	// the secrets are read once and never appear in errors or recordings.
-	BearerTokenFile       string
-	BasicAuthUser         string
-	BasicAuthPasswordFile string
+	Auth
 	// Now is the clock for sample times (default time.Now).
 	Now func() time.Time
 }
@@ -59,8 +48,7 @@ type HTTPConfig struct {
 type HTTPSource struct {
 	cfg       HTTPConfig
 	client    *http.Client
-	token     string
-	password  string
+	creds     credentials
 	endpoints []*endpoint
 	multi     bool
 }
@@ -90,32 +78,11 @@ func NewHTTPSource(urls []string, cfg HTTPConfig) (*HTTPSource, error) {
 		cfg.Now = time.Now
 	}
 	s := &HTTPSource{cfg: cfg, multi: len(urls) > 1}
-	tlsCfg := &tls.Config{InsecureSkipVerify: cfg.InsecureSkipVerify} //nolint:gosec // only by an explicit flag
-	if cfg.CAFile != "" {
-		pem, err := os.ReadFile(cfg.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("--ca-file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("--ca-file %s: no PEM certificate in it", cfg.CAFile)
-		}
-		tlsCfg.RootCAs = pool
+	creds, tlsCfg, err := cfg.Auth.load()
+	if err != nil {
+		return nil, err
 	}
-	if cfg.BearerTokenFile != "" {
-		b, err := os.ReadFile(cfg.BearerTokenFile)
-		if err != nil {
-			return nil, fmt.Errorf("--bearer-token-file: %w", err)
-		}
-		s.token = strings.TrimSpace(string(b))
-	}
-	if cfg.BasicAuthPasswordFile != "" {
-		b, err := os.ReadFile(cfg.BasicAuthPasswordFile)
-		if err != nil {
-			return nil, fmt.Errorf("--basic-auth-password-file: %w", err)
-		}
-		s.password = strings.TrimRight(string(b), "\r\n")
-	}
+	s.creds = creds
 	s.client = &http.Client{
 		Transport: &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
@@ -337,12 +304,7 @@ func (s *HTTPSource) fetch(ctx context.Context, ep *endpoint) (map[string]*dto.M
 	req.Header.Set("Accept", acceptHeader)
 	req.Header.Set("Accept-Encoding", "gzip")
 	req.Header.Set("User-Agent", "limitscope")
-	switch {
-	case s.token != "":
-		req.Header.Set("Authorization", "Bearer "+s.token)
-	case s.cfg.BasicAuthUser != "":
-		req.SetBasicAuth(s.cfg.BasicAuthUser, s.password)
-	case user != nil:
+	if !s.creds.apply(req) && user != nil {
 		pw, _ := user.Password()
 		req.SetBasicAuth(user.Username(), pw)
 	}

@@ -36,8 +36,10 @@ type PromConfig struct {
 	Backfill time.Duration
 	// Timeout bounds one API call (default 10 s).
 	Timeout time.Duration
-	// Transport overrides the HTTP transport (tests, TLS).
+	// Transport overrides the HTTP transport (tests).
 	Transport http.RoundTripper
+	// Auth authenticates to the Prometheus server and verifies its TLS.
+	Auth
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -82,7 +84,17 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	client, err := api.NewClient(api.Config{Address: cfg.URL, RoundTripper: cfg.Transport})
+	creds, tlsCfg, err := cfg.Auth.load()
+	if err != nil {
+		return nil, err
+	}
+	rt := cfg.Transport
+	if rt == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.TLSClientConfig = tlsCfg
+		rt = t
+	}
+	client, err := api.NewClient(api.Config{Address: cfg.URL, RoundTripper: authTransport{rt, creds}})
 	if err != nil {
 		return nil, fmt.Errorf("--prom %q: %w", Redact(cfg.URL), err)
 	}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -278,7 +279,7 @@ func TestCredentialsNeverInErrors(t *testing.T) {
 		http.Error(w, "no", http.StatusUnauthorized)
 	}))
 	defer srv.Close()
-	s, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{BearerTokenFile: tok})
+	s, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{Auth: Auth{BearerTokenFile: tok}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,5 +565,34 @@ func TestCancelledScrapeIsNotAFailure(t *testing.T) {
 	src.Scrape(ctx)
 	if st := src.Statuses()[0]; st.State != StateUp {
 		t.Fatalf("after a cancelled scrape: %s (%s), want up", st.State, st.Reason)
+	}
+}
+
+// --prom honours the credential flags: every API call carries the bearer
+// token (fleet Prometheus servers are usually behind auth).
+func TestPromSourceAuthenticates(t *testing.T) {
+	tok := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tok, []byte("s3cret\n"), 0o600)
+	var calls, authed atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if r.Header.Get("Authorization") != "Bearer s3cret" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		authed.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[]}}`)
+	}))
+	defer srv.Close()
+	src, err := NewPromSource(PromConfig{URL: srv.URL, Interval: 100 * time.Millisecond, Auth: Auth{BearerTokenFile: tok}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+	defer cancel()
+	src.Run(ctx, func(trace.Sample) {})
+	if calls.Load() == 0 || authed.Load() != calls.Load() {
+		t.Fatalf("%d API calls, %d authenticated", calls.Load(), authed.Load())
 	}
 }
