@@ -27,6 +27,9 @@ type dashOptions struct {
 	history int
 }
 
+// windowHelp explains --window wherever a verdict is judged.
+const windowHelp = "judging window; 0 (the default) adapts it to the data: 20 sample intervals, 1 to 5 minutes"
+
 // maxHistory bounds --history: a million samples per target is 40 MB each.
 const maxHistory = 1_000_000
 
@@ -34,7 +37,7 @@ func (o *dashOptions) register(c *cobra.Command, window time.Duration) {
 	f := c.Flags()
 	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii (for terminals without braille)")
 	f.BoolVar(&o.plain, "plain", false, "one line per target per interval instead of the TUI (automatic when stdout is not a terminal)")
-	f.DurationVar(&o.window, "window", window, "verdict window")
+	f.DurationVar(&o.window, "window", window, windowHelp)
 	f.DurationVar(&o.zoom, "zoom", 5*time.Minute, "initial time span of the charts (+/- change it)")
 	f.IntVar(&o.history, "history", 3600, "samples kept per target")
 	_ = c.RegisterFlagCompletionFunc("chart", cobra.FixedCompletions([]string{"braille", "block", "ascii"}, cobra.ShellCompDirectiveNoFileComp))
@@ -51,8 +54,8 @@ func (o *dashOptions) board(ios *IOStreams) (*diagnose.Board, error) {
 	if _, ok := tui.ParseChartStyle(o.chart); !ok {
 		return nil, usageError(fmt.Errorf("--chart %q: use braille, block or ascii", o.chart))
 	}
-	if o.window < diagnose.MinWindow || o.history < 10 || o.history > maxHistory {
-		return nil, usageError(fmt.Errorf("--window must be at least %v and --history between 10 and %d samples per target", diagnose.MinWindow, maxHistory))
+	if o.window != 0 && o.window < diagnose.MinWindow || o.window < 0 || o.history < 10 || o.history > maxHistory {
+		return nil, usageError(fmt.Errorf("--window must be 0 (auto) or at least %v, and --history between 10 and %d samples per target", diagnose.MinWindow, maxHistory))
 	}
 	return diagnose.NewBoard(o.history, diagnose.Options{Window: o.window}), nil
 }

@@ -72,7 +72,7 @@ func newDiagnoseCmd(io *IOStreams) *cobra.Command {
 	f.StringVar(&o.format, "format", "text", "report on stdout: "+strings.Join(diagnose.Formats, "|"))
 	f.StringArrayVar(&o.outputs, "output", nil, "also write a report, FORMAT=PATH (repeatable)")
 	f.StringVar(&o.failOn, "fail-on", "degraded-downstream,oscillating", "classes that make the exit code 1 (comma-separated; empty for none)")
-	f.DurationVar(&o.window, "window", diagnose.DefaultWindow, "judging window")
+	f.DurationVar(&o.window, "window", 0, windowHelp)
 	f.StringVar(&o.target, "target", "", "diagnose only this target")
 	f.DurationVar(&o.duration, "duration", time.Minute, "how long to scrape live targets")
 	o.live.register(c)
@@ -92,8 +92,8 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	if err != nil {
 		return usageError(fmt.Errorf("--fail-on: %w", err))
 	}
-	if o.window < diagnose.MinWindow {
-		return usageError(fmt.Errorf("--window %v: must be at least %v", o.window, diagnose.MinWindow))
+	if o.window != 0 && o.window < diagnose.MinWindow || o.window < 0 {
+		return usageError(fmt.Errorf("--window %v: must be 0 (auto) or at least %v", o.window, diagnose.MinWindow))
 	}
 	if !validFormat(o.format) {
 		return usageError(fmt.Errorf("--format %q: use one of %s", o.format, strings.Join(diagnose.Formats, ", ")))

@@ -203,7 +203,8 @@ func TestDiagnoseExitCodes(t *testing.T) {
 		{"diagnose", short, "--format", "pdf"},
 		{"diagnose", short, "--output", "html"},
 		{"diagnose", short, "--fail-on", "bogus"},
-		{"diagnose", short, "--window", "0s"},
+		{"diagnose", short, "--window", "-1s"},
+		{"diagnose", short, "--window", "10ms"},
 		{"diagnose"},
 	} {
 		if _, _, code := run(t, "", args...); code != 2 {

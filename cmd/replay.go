@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
@@ -33,7 +32,7 @@ and double the speed, home/end jump. Verdicts are computed as the data plays.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runReplay(ios, o, args[0]) },
 	}
-	o.dash.register(c, diagnose.DefaultWindow)
+	o.dash.register(c, 0)
 	c.Flags().Float64Var(&o.speed, "speed", 1, "playback speed factor")
 	return c
 }

@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
-	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
@@ -77,7 +76,7 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 	f.StringVar(&o.format, "format", "text", "headless output: text or json")
 	f.StringVar(&o.paramsFile, "params", "", "baseline parameters from a JSON or YAML file (as w writes)")
 	f.DurationVar(&o.sampleWindow, "sample-window", sim.DefaultSampleWindow, "the limiter's sample window (coarser trace intervals are replayed as several observations)")
-	f.DurationVar(&o.window, "window", diagnose.DefaultWindow, "diagnose window for the verdict of each what-if")
+	f.DurationVar(&o.window, "window", 0, "diagnose window for the verdict of each what-if; 0 (the default) adapts it to the data")
 	f.StringVar(&o.out, "out", "limitscope-params", "file stem w writes to (.json, .yaml, .go)")
 	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii")
 	f.Float64Var(&o.base.Smoothing, "smoothing", o.base.Smoothing, "baseline smoothing (the weight of the new target)")

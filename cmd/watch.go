@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
 )
@@ -35,7 +34,7 @@ verdict's evidence and recommendation. When stdout is not a terminal (or with
   limitscope watch http://envoy:9901/stats/prometheus --preset envoy --chart ascii`,
 		RunE: func(c *cobra.Command, args []string) error { return runWatch(ios, o, args) },
 	}
-	o.dash.register(c, diagnose.DefaultWindow)
+	o.dash.register(c, 0)
 	o.live.register(c)
 	c.Flags().StringVar(&o.record, "record", "", "also record the samples to this trace file (refused if it exists: see --force, --append)")
 	o.file.register(c)

@@ -89,6 +89,15 @@ func severityOf(c Class) Severity {
 // and one of 350 are judged alike), and each was checked on the labelled
 // simulator set of calibration_test.go.
 const (
+	// changeGain: a level shift explains at least half of a series'
+	// variance around the old window edge before the edge moves to it.
+	changeGain = 0.5
+	// autoWindowSamples, MinAutoWindow and autoWindowProbe: a window chosen
+	// from the data holds 20 sample intervals, at least a minute, decided
+	// from the median of the first 8 intervals.
+	autoWindowSamples = 20
+	MinAutoWindow     = time.Minute
+	autoWindowProbe   = 8
 	// MinWindow is the shortest judging window accepted: shorter ones judge
 	// a handful of samples and, over a long trace, cost a window each.
 	MinWindow = time.Second
@@ -218,7 +227,7 @@ const (
 	rttFollows = 1.25
 	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
 	// its level at the baseline is the limiter's own queue.
-	ownQueueGrowth = 1.2
+	ownQueueGrowth = 1.1
 )
 
 // Options of a classification.
@@ -345,6 +354,7 @@ type windowStats struct {
 type Stream struct {
 	target string
 	window int64
+	auto   bool // the window is chosen from the first intervals
 
 	buf   []point // trailing samples, buf[head:] in time order
 	head  int
@@ -392,13 +402,38 @@ type Stream struct {
 	idle                      windowStats
 }
 
-// NewStream returns a stream for one target.
+// NewStream returns a stream for one target. A zero Options.Window adapts
+// the window to the data (see AutoWindow) once the first samples show their
+// interval.
 func NewStream(target string, opt Options) *Stream {
 	w := opt.Window
-	if w <= 0 {
+	auto := w <= 0
+	if auto {
 		w = DefaultWindow
 	}
-	return &Stream{target: target, window: int64(w), counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
+	return &Stream{target: target, window: int64(w), auto: auto, counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
+}
+
+// AutoWindow is the window a stream without one chooses for a sample
+// interval: autoWindowSamples intervals, at least MinAutoWindow (the
+// shortest incident worth reporting) and at most DefaultWindow. At 1 s
+// sampling a minute; at 15 s the full five minutes.
+func AutoWindow(interval time.Duration) time.Duration {
+	return min(max(time.Duration(autoWindowSamples)*interval, MinAutoWindow), DefaultWindow)
+}
+
+// fixAutoWindow sets the adaptive window from the median of the first
+// intervals, while the first window is still open.
+func (s *Stream) fixAutoWindow() {
+	iv := append(s.tmp[:0], s.intervals...)
+	s.tmp = iv
+	med := time.Duration(selectQ(iv, 0.5) * 1e9)
+	if med <= 0 {
+		return
+	}
+	s.window = int64(AutoWindow(med))
+	s.next = addSat(s.first, s.window)
+	s.auto = false
 }
 
 // Push adds one sample (samples must come in time order; an older one is
@@ -415,6 +450,9 @@ func (s *Stream) Push(smp trace.Sample) {
 		s.next = addSat(t, s.window)
 	} else if len(s.intervals) < 64 {
 		s.intervals = append(s.intervals, float64(t-s.last)/1e9)
+		if s.auto && len(s.intervals) == autoWindowProbe {
+			s.fixAutoWindow()
+		}
 	}
 	for t >= s.next {
 		s.closeWindow(s.next)
@@ -437,7 +475,9 @@ func (s *Stream) Push(smp trace.Sample) {
 	s.have |= smp.Fields
 	s.account(&p)
 	// keep only the trailing window
-	cut := addSat(t, -s.window)
+	// keep two windows (boundaries are refined across one) and at least
+	// DefaultWindow (slow signatures are judged over it)
+	cut := addSat(t, -max(2*s.window, int64(DefaultWindow)))
 	for s.head < len(s.buf) && s.buf[s.head].t < cut {
 		s.head++
 	}
@@ -526,7 +566,7 @@ func (s *Stream) commit(w windowStats) {
 	s.counts[w.class]++
 	s.floor = w.floor
 	s.maxLim = math.Max(s.maxLim, w.p100)
-	s.findings = addFinding(s.findings, w.class, w, strength(w))
+	s.findings = s.addVerdict(s.findings, w)
 	// signatures
 	if w.hasUtil && w.limitMed >= 0.95*s.maxLim && w.util < idleUtil {
 		s.idle = w
@@ -540,7 +580,10 @@ func (s *Stream) commit(w windowStats) {
 		}
 		s.prevIdle = nil
 	}
-	if w.rttMinSpread > 0 && w.rttMinSpread <= staleFlat && w.rttMed >= staleRTTRatio*w.rttMinMed && w.limitLast <= sinkFactor*w.limitFirst {
+	if w.rttMinSpread > 0 && w.rttMinSpread <= staleFlat && w.rttMed >= staleRTTRatio*w.rttMinMed &&
+		w.limitLast <= sinkFactor*math.Max(w.limitFirst, s.limitSince(addSat(w.end, -int64(DefaultWindow)), w.end)) {
+		// the limit sinking is judged over DefaultWindow whatever the
+		// judging window: a stale minimum drags it down over minutes
 		s.findings = addFinding(s.findings, StaleRTTMin, w, w.rttMed/w.rttMinMed)
 	}
 	if w.dropFrac >= errorPresence && w.dropLast > w.dropFirst && w.limitLast >= errorRise*w.limitFirst {
@@ -572,6 +615,106 @@ func strength(w windowStats) float64 {
 		return 1 - w.util
 	}
 	return 0
+}
+
+// addVerdict adds a judged window's verdict to fs; a new episode starts
+// where the series changed, not on the window edge.
+func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
+	prev := lastVerdict(fs)
+	fs = addFinding(fs, w.class, w, strength(w))
+	if prev >= 0 && fs[prev].Class != w.class && fs[prev].End.UnixNano() == w.start {
+		if cut, ok := s.changePoint(fs[prev].Start.UnixNano(), w.start, w.end); ok {
+			fs[prev].End = time.Unix(0, cut).UTC()
+			fs[len(fs)-1].Start = time.Unix(0, cut).UTC()
+		}
+	}
+	return fs
+}
+
+// limitSince returns the median limit of the first third of the kept
+// samples in [from, to).
+func (s *Stream) limitSince(from, to int64) float64 {
+	pts := s.buf[s.head:]
+	i0 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= from })
+	i1 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= to })
+	v := s.filtered[:0]
+	for i := i0; i < i1; i++ {
+		if pts[i].has&trace.FieldLimit != 0 {
+			v = append(v, pts[i].limit)
+		}
+	}
+	s.filtered = v
+	if len(v) < 3 {
+		return 0
+	}
+	return s.median(v[:len(v)/3])
+}
+
+// lastVerdict returns the index of the last verdict finding, or -1.
+func lastVerdict(fs []Finding) int {
+	for i := len(fs) - 1; i >= 0; i-- {
+		if rank(fs[i].Class) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// changePoint finds where the limit or min-RTT series changed level between
+// the previous window and this one, [lo, end) with the old edge at mid: the
+// split of the samples from one window before mid to end into two segments
+// that most reduces their squared deviation from the segment means (each
+// series scaled by its spread, so either can decide). ok is false when
+// neither series shifts by more than its noise (then the edge stays).
+func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
+	pts := s.buf[s.head:]
+	from := max(lo, addSat(mid, -s.window))
+	i0 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= from })
+	i1 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end })
+	seg := pts[i0:i1]
+	if len(seg) < 2*minWindowSamples {
+		return 0, false
+	}
+	best, bestGain := -1, 0.0
+	for _, get := range []func(*point) (float64, bool){
+		func(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLimit != 0 },
+		func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 },
+	} {
+		var n, sum, sq float64
+		for i := range seg {
+			if v, ok := get(&seg[i]); ok {
+				n++
+				sum += v
+				sq += v * v
+			}
+		}
+		total := sq - sum*sum/math.Max(n, 1)
+		if n < 2*minWindowSamples || total <= 0 {
+			continue
+		}
+		var ln, lsum float64
+		for i := range seg[:len(seg)-1] {
+			v, ok := get(&seg[i])
+			if !ok {
+				continue
+			}
+			ln++
+			lsum += v
+			rn, rsum := n-ln, sum-lsum
+			if ln < minWindowSamples/2 || rn < minWindowSamples/2 {
+				continue
+			}
+			// between-segment sum of squares, as a share of the total
+			gain := (lsum*lsum/ln + rsum*rsum/rn - sum*sum/n) / total
+			if gain > bestGain {
+				best, bestGain = i, gain
+			}
+		}
+	}
+	if best < 0 || bestGain < changeGain {
+		return 0, false
+	}
+	return seg[best+1].t, true
 }
 
 // addFinding extends the last finding of the class when contiguous, or

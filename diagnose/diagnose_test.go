@@ -397,3 +397,33 @@ func TestHugeGapsAndTheEndsOfTimeDoNotSpinOrPanic(t *testing.T) {
 		t.Errorf("default window: %s, want a verdict for 20 samples at each end", r.Class)
 	}
 }
+
+// A 90-second incident inside a 6-minute recording at 1 s sampling is found
+// with default settings, its boundaries within one interval plus 30 s of
+// where the series changed, and the healthy time before it is not flagged.
+func TestShortIncidentBoundariesComeFromTheData(t *testing.T) {
+	const from, to = 150, 240 // the incident, in seconds
+	samples := synth(360, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i >= from && i < to {
+			return 6, 6, 66, 110, 0, 300
+		}
+		return 20 + wobble3(i), 20, 33, 50, 0, 100
+	})
+	r := Classify("x", samples, Options{})
+	var deg *Finding
+	for i := range r.Findings {
+		if r.Findings[i].Class == Degraded {
+			deg = &r.Findings[i]
+		}
+	}
+	if deg == nil {
+		t.Fatalf("the 90 s incident was not found: %+v", r.Findings)
+	}
+	start, end := deg.Start.Sub(sim.Epoch).Seconds(), deg.End.Sub(sim.Epoch).Seconds()
+	t.Logf("degraded %v–%v s (incident %d–%d s)", start, end, from, to)
+	if math.Abs(start-from) > 31 || math.Abs(end-to) > 31 {
+		t.Errorf("degraded %v–%v s, incident %d–%d s: boundaries more than an interval + 30 s off", start, end, from, to)
+	}
+}
+
+func wobble3(i int) float64 { return float64(i%3) - 1 }

@@ -191,7 +191,7 @@ func (s *Stream) Result() Result {
 		if w, ok := s.judge(s.windowPoints(addSat(s.last, 1)), partialStart, addSat(s.last, 1)); ok {
 			judged++
 			counts[w.class]++
-			findings = addFinding(findings, w.class, w, strength(w))
+			findings = s.addVerdict(findings, w)
 		}
 	}
 	r.Stats = s.stats(judged, windows)
