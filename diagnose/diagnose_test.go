@@ -424,6 +424,11 @@ func TestShortIncidentBoundariesComeFromTheData(t *testing.T) {
 	if math.Abs(start-from) > 31 || math.Abs(end-to) > 31 {
 		t.Errorf("degraded %v–%v s, incident %d–%d s: boundaries more than an interval + 30 s off", start, end, from, to)
 	}
+	// a clean level shift is placed on the sample where it happened, not on
+	// a window edge
+	if math.Abs(start-from) > 2 || math.Abs(end-to) > 2 {
+		t.Errorf("degraded %v–%v s, incident %d–%d s: the change points are not where the series changed", start, end, from, to)
+	}
 }
 
 func wobble3(i int) float64 { return float64(i%3) - 1 }
