@@ -405,10 +405,18 @@ const utilTie = 0.005
 // oscillating verdict; ties go to the calmer limit (lower oscillation index).
 func Recommend(rows []Row, baseline *Row) Recommendation {
 	idx := make([]int, 0, len(rows))
+	judged := 0
 	for i, r := range rows {
+		if r.Verdict == diagnose.Insufficient {
+			continue // no verdict is no evidence for a candidate
+		}
+		judged++
 		if r.OverloadEpisodes == 0 && r.Verdict != diagnose.Oscillating {
 			idx = append(idx, i)
 		}
+	}
+	if judged == 0 {
+		return Recommendation{Reason: "no candidate could be judged (every what-if is insufficient-data): record a longer trace, or at least 12 samples of limit and RTT, before tuning from it"}
 	}
 	if len(idx) == 0 {
 		return Recommendation{Reason: "every candidate overloads the downstream or oscillates: widen the sweep (lower smoothing, a cap) or check the trace"}

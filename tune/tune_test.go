@@ -144,3 +144,12 @@ func BenchmarkSweep20ValuesOverAnHourAt1kHz(b *testing.B) {
 		})
 	}
 }
+
+// Candidates that are all insufficient-data give no recommendation, and say so.
+func TestNoRecommendationFromInsufficientData(t *testing.T) {
+	rows := []Row{{Params: Defaults(), Verdict: diagnose.Insufficient, Utilisation: 0.9}, {Params: Defaults(), Verdict: diagnose.Insufficient}}
+	r := Recommend(rows, nil)
+	if r.Found || !strings.Contains(r.Reason, "insufficient-data") {
+		t.Fatalf("%+v", r)
+	}
+}
