@@ -74,7 +74,11 @@ func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.O
 			case <-ctx.Done():
 				return p.Print(opt.Board.Rows())
 			case <-done:
-				return p.Print(opt.Board.Rows())
+				rows := opt.Board.Rows()
+				if err := p.Print(rows); err != nil {
+					return err
+				}
+				return p.PrintEpisodes(rows) // the whole replay judged: its episodes
 			case <-tick.C:
 				if err := p.Print(opt.Board.Rows()); err != nil {
 					return err

@@ -305,3 +305,63 @@ func TestDiagnoseOutputsAreAtomicAndFinite(t *testing.T) {
 		}
 	}
 }
+
+// replay --plain reports the same episodes as diagnose on the same file, at
+// any speed: both judge in sample time.
+func TestReplayEpisodesEqualDiagnoseAtAnySpeed(t *testing.T) {
+	path := degradedTrace(t)
+	out, _, _ := run(t, "", "diagnose", path, "--format", "json")
+	var doc struct {
+		Targets []struct {
+			Target   string
+			Findings []struct {
+				Class      string
+				Start, End time.Time
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tg := range doc.Targets {
+		for _, f := range tg.Findings {
+			if f.Class == "healthy" || f.Class == "degraded-downstream" || f.Class == "pipeline-bound" || f.Class == "oscillating" {
+				want = append(want, fmt.Sprintf("%s %s %s", f.Class, f.Start.UTC().Format(time.RFC3339), f.End.UTC().Format(time.RFC3339)))
+			}
+		}
+	}
+	if len(want) < 3 {
+		t.Fatalf("diagnose found too few episodes to compare: %v", want)
+	}
+	for _, speed := range []string{"2000", "50000"} {
+		rep, errOut, code := run(t, "", "replay", path, "--plain", "--speed", speed)
+		if code != 0 {
+			t.Fatalf("speed %s: exit %d %s", speed, code, errOut)
+		}
+		var got []string
+		for _, l := range strings.Split(rep, "\n") {
+			if !strings.HasPrefix(l, "episode ") {
+				continue
+			}
+			var class, start, end string
+			for _, kv := range strings.Fields(l) {
+				k, v, _ := strings.Cut(kv, "=")
+				switch k {
+				case "class":
+					class = v
+				case "start":
+					start = v
+				case "end":
+					end = v
+				}
+			}
+			if class == "healthy" || class == "degraded-downstream" || class == "pipeline-bound" || class == "oscillating" {
+				got = append(got, class+" "+start+" "+end)
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("speed %s: replay episodes\n%s\nwant (diagnose)\n%s", speed, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

@@ -49,3 +49,18 @@ func (p *PlainPrinter) Print(rows []diagnose.Row) error {
 	_, err := io.WriteString(p.W, b.String())
 	return err
 }
+
+// PrintEpisodes writes every target's episodes so far, one line each (the
+// same findings diagnose reports for the same samples: both judge in sample
+// time, so a replay's speed changes nothing).
+func (p *PlainPrinter) PrintEpisodes(rows []diagnose.Row) error {
+	var b strings.Builder
+	for _, r := range rows {
+		for _, f := range r.Episodes {
+			fmt.Fprintf(&b, "episode target=%q class=%s start=%s end=%s\n", safetext.Terminal(r.Target), f.Class,
+				f.Start.UTC().Format(time.RFC3339), f.End.UTC().Format(time.RFC3339))
+		}
+	}
+	_, err := io.WriteString(p.W, b.String())
+	return err
+}
