@@ -111,8 +111,13 @@ func TestDemoUnderTmux(t *testing.T) {
 		a, b := demoRows(first), demoRows(scr)
 		return len(b) == 2 && (a["payments"].line != b["payments"].line || a["search"].line != b["search"].line)
 	})
-	// let the limiter settle, then the noisy neighbour cuts capacity
-	time.Sleep(8 * time.Second)
+	// let the limiter settle and the board judge a whole window of the
+	// healthy downstream (the baseline a later slowdown is measured
+	// against), then the noisy neighbour cuts capacity
+	s.waitFor("a judged healthy baseline", 60*time.Second, func(scr string) bool {
+		return demoRows(scr)["payments"].verdict == "healthy"
+	})
+	time.Sleep(32 * time.Second) // one whole 30 s window of it
 	before := demoRows(s.screen())["payments"].limit
 	s.keys("n")
 	s.waitFor("the payments limit to fall after the noisy neighbour", 40*time.Second, func(scr string) bool {
