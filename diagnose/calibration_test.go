@@ -103,7 +103,12 @@ func generate(seed uint64, perClass int) []labelled {
 		// of 20 s at 1 s sampling is judged)
 		specs = append(specs, mk(Insufficient, "short", []sim.Step{start}, grad(0.2, win), time.Duration(6+i%5)*iv))
 	}
-	out := make([]labelled, len(specs))
+	return runAll(specs)
+}
+
+// runAll runs the generators on every core, results in order.
+func runAll[T any](specs []func() T) []T {
+	out := make([]T, len(specs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, f := range specs {

@@ -18,10 +18,8 @@ package diagnose
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -271,20 +269,7 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 			}
 		}
 	}
-	out := make([]suiteTrace, len(specs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, f := range specs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			out[i] = f()
-			<-sem
-		}()
-	}
-	wg.Wait()
-	return out
+	return runAll(specs)
 }
 
 // judgeSuite prints the confusion matrix per family and returns the worst
