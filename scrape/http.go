@@ -266,6 +266,12 @@ func (s *HTTPSource) ScrapeOnce(ctx context.Context, ep *endpoint) ([]trace.Samp
 	if len(ep.mapper.Missing) > 0 {
 		ep.st.Reason = "not exposed: " + strings.Join(ep.mapper.Missing, ", ")
 	}
+	if len(ep.mapper.Ignored) > 0 {
+		if ep.st.Reason != "" {
+			ep.st.Reason += "; "
+		}
+		ep.st.Reason += "ignored (not a limiter series): " + strings.Join(ep.mapper.Ignored, ", ")
+	}
 	ep.st.LastSuccess = now
 	ep.st.Targets = ep.st.Targets[:0]
 	for i := range samples {

@@ -151,6 +151,13 @@ type Mapping struct {
 	TargetLabels []string
 	// Note documents what the preset cannot provide.
 	Note string
+	// Corroborate: a target is made only when at least two of its specs
+	// match (a lone "…_limit" family of another exporter is not a limiter).
+	Corroborate bool
+	// Owns, when set, matches every family of the library (its namespace):
+	// one that no spec and no helper claims is reported once as ignored
+	// (Mapper.Ignored), never turned into a target.
+	Owns *regexp.Regexp
 	// Remeasuring, when set, matches a gauge that is 1 while the limiter
 	// pins its limit to re-measure the min RTT (Envoy's
 	// min_rtt_calculation_active): the limit of those scrapes is the pin,
@@ -255,7 +262,9 @@ var Presets = map[string]Mapping{
 			{trace.FieldLimit, Matcher{Regex: re(`^[a-zA-Z0-9:]+_limit$`), Optional: true}, Gauge, 0},
 			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_inflight$`), Optional: true}, Gauge, 0},
 		},
-		Note: "in-flight and min RTT are summaries read as the interval mean of the library's observations (one per sample window); RTTs are nanoseconds whatever the names say; Gradient2's \"min RTT\" is its long RTT average",
+		Owns:        re(`^[a-zA-Z0-9:]+_.*(limit|inflight|rtt|rtt_ms|dropped_total|queue_size|queue_limit|partition)$`),
+		Corroborate: true,
+		Note:        "in-flight and min RTT are summaries read as the interval mean of the library's observations (one per sample window); RTTs are nanoseconds whatever the names say; Gradient2's \"min RTT\" is its long RTT average",
 	},
 	// Netflix concurrency-limits (Java), as its MetricIds name the series
 	// (concurrency-limits-core MetricIds.java: limit, call, inflight,
@@ -361,6 +370,10 @@ type Mapper struct {
 	prev map[seriesKey]prevValue
 	// Missing lists the specs no metric matched in the last exposition.
 	Missing []string
+	// Ignored lists the library's families that no spec claims, each once,
+	// in the order first seen.
+	Ignored []string
+	ignored map[string]bool
 }
 
 // NewMapper returns a mapper for m.
@@ -409,6 +422,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sample {
 	byTarget := map[string]*trace.Sample{}
 	idle := map[string]bool{}
+	seen, fields := map[string]trace.Field{}, map[string]int{}
 	var covered trace.Field
 	mp.Missing = mp.Missing[:0]
 	names := make([]string, 0, len(fams))
@@ -430,6 +444,10 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 				}
 				matched = true
 				target := mp.targetOf(m, fromName)
+				if seen[target]&spec.Field == 0 {
+					seen[target] |= spec.Field
+					fields[target]++
+				}
 				v, ok := mp.value(spec, m, target)
 				if !ok && mp.idle {
 					// a distribution with no observation since the last
@@ -488,6 +506,14 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 			s.Set(trace.FieldInFlight, 0) // idle: nothing in flight, nothing measured
 		}
 	}
+	if mp.m.Corroborate {
+		for target := range byTarget {
+			if fields[target] < 2 {
+				delete(byTarget, target)
+			}
+		}
+	}
+	mp.noteIgnored(names)
 	targets := make([]string, 0, len(byTarget))
 	for k := range byTarget {
 		targets = append(targets, k)
@@ -498,6 +524,52 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 		out = append(out, *byTarget[k])
 	}
 	return out
+}
+
+// noteIgnored records, once each, the library's families no spec claims.
+func (mp *Mapper) noteIgnored(names []string) {
+	if mp.m.Owns == nil {
+		return
+	}
+	for _, name := range names {
+		if mp.ignored[name] || !mp.m.Owns.MatchString(name) || !mp.sameNamespace(name, names) {
+			continue
+		}
+		claimed := false
+		for i := range mp.m.Specs {
+			if ok, _ := mp.m.Specs[i].Match.match(name); ok || mp.m.Specs[i].Match.Helpers != nil && mp.m.Specs[i].Match.Helpers.MatchString(name) {
+				claimed = true
+				break
+			}
+		}
+		if !claimed {
+			if mp.ignored == nil {
+				mp.ignored = map[string]bool{}
+			}
+			mp.ignored[name] = true
+			mp.Ignored = append(mp.Ignored, name)
+		}
+	}
+}
+
+// sameNamespace reports whether name shares its first word (the
+// library's namespace, "limiter" by default) with a family a spec claims.
+func (mp *Mapper) sameNamespace(name string, names []string) bool {
+	ns, _, ok := strings.Cut(name, "_")
+	if !ok {
+		return false
+	}
+	for _, n := range names {
+		if !strings.HasPrefix(n, ns+"_") {
+			continue
+		}
+		for i := range mp.m.Specs {
+			if ok, _ := mp.m.Specs[i].Match.match(n); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (mp *Mapper) value(spec *Spec, m *dto.Metric, target string) (float64, bool) {

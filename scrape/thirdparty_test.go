@@ -330,3 +330,31 @@ func TestFailsafeGoBehindMimirsRegistration(t *testing.T) {
 	cancel()
 	wg.Wait()
 }
+
+// A family of the library that no pattern claims is reported once as
+// ignored, never made a target; unrelated families are not reported.
+func TestUnclaimedLibraryFamiliesAreReportedNotTargets(t *testing.T) {
+	page, err := ParseExposition([]byte(`# TYPE limiter_api_limit gauge
+limiter_api_limit 40
+# TYPE limiter_api_inflight summary
+limiter_api_inflight_sum 300
+limiter_api_inflight_count 10
+# TYPE limiter_api_burst_rtt summary
+limiter_api_burst_rtt_sum 5
+limiter_api_burst_rtt_count 1
+# TYPE process_open_fds_limit gauge
+process_open_fds_limit 1024
+`), "page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp := NewMapper(Presets["go-concurrency-limits"])
+	got := mp.Map(page, time.Unix(0, 0))
+	mp.Map(page, time.Unix(1, 0))
+	if len(got) != 1 || got[0].Target != "api" {
+		t.Fatalf("targets %+v", got)
+	}
+	if len(mp.Ignored) != 1 || mp.Ignored[0] != "limiter_api_burst_rtt" {
+		t.Fatalf("ignored %v, want [limiter_api_burst_rtt] once", mp.Ignored)
+	}
+}
