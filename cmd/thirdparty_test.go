@@ -1,21 +1,14 @@
 package cmd
 
 import (
-	"context"
-	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	gclcore "github.com/platinummonkey/go-concurrency-limits/core"
 	gcllimit "github.com/platinummonkey/go-concurrency-limits/limit"
-	gcllimiter "github.com/platinummonkey/go-concurrency-limits/limiter"
-	gclprom "github.com/platinummonkey/go-concurrency-limits/metric_registry/prometheus"
-	gclstrategy "github.com/platinummonkey/go-concurrency-limits/strategy"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/limitscope/limitscope/internal/thirdpartytest"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -29,39 +22,11 @@ func TestRecordARealGoConcurrencyLimitsService(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real library under load")
 	}
-	reg := prometheus.NewRegistry()
-	l := gcllimit.NewDefaultGradient2Limit("orders", nil, gclprom.NewMetricRegistryWithRegisterer("limiter", reg))
-	lim, err := gcllimiter.NewDefaultLimiter(l, int64(100*time.Millisecond), int64(time.Second), int64(time.Microsecond), 10,
-		gclstrategy.NewSimpleStrategy(l.EstimatedLimit()), nil, gclcore.EmptyMetricRegistryInstance)
-	if err != nil {
-		t.Fatal(err)
-	}
-	capacity := make(chan struct{}, 8)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				ln, ok := lim.Acquire(ctx)
-				if !ok {
-					time.Sleep(time.Millisecond)
-					continue
-				}
-				capacity <- struct{}{}
-				time.Sleep(3 * time.Millisecond)
-				<-capacity
-				ln.OnSuccess()
-			}
-		}()
-	}
-	defer func() { cancel(); wg.Wait() }()
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	defer srv.Close()
-
+	svc := thirdpartytest.GoConcurrencyLimits(t, 8, 3*time.Millisecond, func(r gclcore.MetricRegistry) map[string]gclcore.Limit {
+		return map[string]gclcore.Limit{"orders": gcllimit.NewDefaultGradient2Limit("orders", nil, r)}
+	})
 	path := filepath.Join(t.TempDir(), "orders.csv")
-	if _, errOut, code := run(t, "", "record", srv.URL, "-o", path, "--duration", "2500ms", "--interval", "250ms"); code != 0 {
+	if _, errOut, code := run(t, "", "record", svc.URL, "-o", path, "--duration", "2500ms", "--interval", "250ms"); code != 0 {
 		t.Fatalf("record: exit %d: %s", code, errOut)
 	}
 	samples, _, err := trace.ReadFile(path, nil, func(string) {})

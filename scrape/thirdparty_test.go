@@ -11,13 +11,11 @@ import (
 	"github.com/failsafe-go/failsafe-go/adaptivelimiter"
 	gclcore "github.com/platinummonkey/go-concurrency-limits/core"
 	gcllimit "github.com/platinummonkey/go-concurrency-limits/limit"
-	gcllimiter "github.com/platinummonkey/go-concurrency-limits/limiter"
-	gclprom "github.com/platinummonkey/go-concurrency-limits/metric_registry/prometheus"
-	gclstrategy "github.com/platinummonkey/go-concurrency-limits/strategy"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/limitscope/limitscope/internal/thirdpartytest"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -31,61 +29,15 @@ func TestGoConcurrencyLimitsRealLibrary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real library under load for a few seconds")
 	}
-	reg := prometheus.NewRegistry()
-	metrics := gclprom.NewMetricRegistryWithRegisterer("limiter", reg)
-	newLimiter := func(l gclcore.Limit) *gcllimiter.DefaultLimiter {
-		lim, err := gcllimiter.NewDefaultLimiter(l, int64(100*time.Millisecond), int64(time.Second), int64(time.Microsecond), 10,
-			gclstrategy.NewSimpleStrategy(l.EstimatedLimit()), nil, gclcore.EmptyMetricRegistryInstance)
-		if err != nil {
-			t.Fatal(err)
+	limiters := map[string]bool{"g2": true, "vegas": true}
+	svc := thirdpartytest.GoConcurrencyLimits(t, 12, 5*time.Millisecond, func(r gclcore.MetricRegistry) map[string]gclcore.Limit {
+		return map[string]gclcore.Limit{
+			"g2":    gcllimit.NewDefaultGradient2Limit("g2", nil, r),
+			"vegas": gcllimit.NewDefaultVegasLimit("vegas", nil, r),
 		}
-		return lim
-	}
-	limiters := map[string]*gcllimiter.DefaultLimiter{
-		"g2":    newLimiter(gcllimit.NewDefaultGradient2Limit("g2", nil, metrics)),
-		"vegas": newLimiter(gcllimit.NewDefaultVegasLimit("vegas", nil, metrics)),
-	}
-	// the downstream: 12 requests at a time, 5 ms each, queueing beyond
-	capacity := make(chan struct{}, 12)
-	downstream := func() {
-		capacity <- struct{}{}
-		time.Sleep(5 * time.Millisecond)
-		<-capacity
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	for _, lim := range limiters {
-		for w := 0; w < 24; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for ctx.Err() == nil {
-					l, ok := lim.Acquire(ctx)
-					if !ok {
-						time.Sleep(time.Millisecond)
-						continue
-					}
-					downstream()
-					l.OnSuccess()
-				}
-			}()
-		}
-	}
-	// the endpoint remembers what it served, scrape by scrape
-	var mu sync.Mutex
-	var served [][]*dto.MetricFamily
-	h := promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		fams, err := reg.Gather()
-		mu.Lock()
-		served = append(served, fams)
-		mu.Unlock()
-		return fams, err
-	}), promhttp.HandlerOpts{})
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-
-	src, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{Interval: 300 * time.Millisecond})
+	})
+	ctx := context.Background()
+	src, err := NewHTTPSource([]string{svc.URL}, HTTPConfig{Interval: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,8 +50,7 @@ func TestGoConcurrencyLimitsRealLibrary(t *testing.T) {
 		}
 		got = append(got, samples)
 	}
-	cancel()
-	wg.Wait()
+	served := svc.Served()
 	if p := src.Statuses()[0].Preset; p != "go-concurrency-limits" {
 		t.Fatalf("detected preset %q", p)
 	}
