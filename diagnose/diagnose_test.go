@@ -432,3 +432,19 @@ func TestShortIncidentBoundariesComeFromTheData(t *testing.T) {
 }
 
 func wobble3(i int) float64 { return float64(i%3) - 1 }
+
+// Mimir's in-flight can be the previous window's maximum and exceed the limit:
+// utilisation is capped at 100 %, never "118 %".
+func TestUtilisationIsCappedAtTheLimit(t *testing.T) {
+	r := Classify("x", synth(120, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		return 20, 23.6, 20, 21, 0, 100
+	}), Options{})
+	if r.Stats.Utilisation > 1 {
+		t.Fatalf("utilisation %v", r.Stats.Utilisation)
+	}
+	for _, f := range r.Findings {
+		if u, ok := f.Evidence.Values["utilisation"]; ok && u > 1 {
+			t.Fatalf("%s: utilisation %v", f.Class, u)
+		}
+	}
+}
