@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
@@ -65,8 +66,13 @@ func newDiagnoseCmd(io *IOStreams) *cobra.Command {
 		Short:   "Classify limiter series and write diagnosis reports for CI",
 		Long:    diagnoseLong,
 		Example: diagnoseExample,
-		Args:    cobra.MinimumNArgs(1),
-		RunE:    func(c *cobra.Command, args []string) error { return runDiagnose(io, o, args) },
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 && o.live.prom == "" {
+				return usageError(fmt.Errorf("diagnose needs a trace file (or - for stdin) or a /metrics URL; see --help for examples"))
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error { return runDiagnose(io, o, args) },
 	}
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report on stdout: "+strings.Join(diagnose.Formats, "|"))
@@ -115,14 +121,24 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	}
 	col := diagnose.NewCollector(diagnose.Options{Window: o.window}, needSeries)
 	found := false
+	seen := map[string]bool{}
+	var names []string
 	push := func(s trace.Sample) {
+		if o.target != "" && !seen[s.Target] && len(names) < 20 {
+			seen[s.Target] = true
+			names = append(names, safetext.Echo(s.Target))
+		}
 		if o.target == "" || s.Target == o.target {
 			found = true
 			col.Push(s)
 		}
 	}
 	var urls []string
-	for _, a := range args {
+	for i, a := range args {
+		if u, ok := schemeless(a); ok {
+			fmt.Fprintf(ios.ErrOut, "note: %s is not a file; scraping %s\n", safetext.Echo(a), safetext.Echo(scrape.Redact(u)))
+			args[i], a = u, u
+		}
 		if isURL(a) {
 			urls = append(urls, a)
 			continue
@@ -141,7 +157,10 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 		}
 	}
 	if o.target != "" && !found {
-		return usageError(fmt.Errorf("--target %q: no such target in the input", o.target))
+		if len(names) == 0 {
+			return usageError(fmt.Errorf("--target %q: the input holds no samples", safetext.Echo(o.target)))
+		}
+		return usageError(fmt.Errorf("--target %q: no such target in the input; it has: %s", safetext.Echo(o.target), strings.Join(names, ", ")))
 	}
 	shown := make([]string, len(args))
 	for i, a := range args {
@@ -255,6 +274,22 @@ func validFormat(f string) bool {
 		}
 	}
 	return f == "md"
+}
+
+// schemeless reads an argument that is no existing file but looks like
+// host:port/path (as curl does) as an http:// URL.
+func schemeless(a string) (string, bool) {
+	if a == "-" || isURL(a) {
+		return "", false
+	}
+	if _, err := os.Stat(a); err == nil {
+		return "", false
+	}
+	host, _, _ := strings.Cut(a, "/")
+	if h, port, ok := strings.Cut(host, ":"); ok && h != "" && port != "" && strings.Trim(port, "0123456789") == "" {
+		return "http://" + a, true
+	}
+	return "", false
 }
 
 func isURL(s string) bool {

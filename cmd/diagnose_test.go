@@ -365,3 +365,41 @@ func TestReplayEpisodesEqualDiagnoseAtAnySpeed(t *testing.T) {
 		}
 	}
 }
+
+// Small frictions: a host:port/path argument is scraped over http (as curl
+// does) and says so; --target names the targets that exist; a header-only
+// file has no samples; no argument says what is expected.
+func TestDiagnoseFrictions(t *testing.T) {
+	body, _ := os.ReadFile(filepath.Join("..", "scrape", "testdata", "limitscope.prom"))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(body) }))
+	defer srv.Close()
+	_, errOut, _ := run(t, "", "diagnose", strings.TrimPrefix(srv.URL, "http://")+"/metrics", "--duration", "600ms", "--interval", "200ms")
+	if !strings.Contains(errOut, "is not a file; scraping http://") || strings.Contains(errOut, "cannot open trace file") {
+		t.Errorf("host:port/path: %q", errOut)
+	}
+	path := degradedTrace(t)
+	if _, errOut, code := run(t, "", "diagnose", path, "--target", "nosuch"); code != ExitUsage || !strings.Contains(errOut, "it has: healthy-one") {
+		t.Errorf("--target nosuch: exit %d %q", code, errOut)
+	}
+	header := filepath.Join(t.TempDir(), "h.csv")
+	os.WriteFile(header, []byte("time,target,limit\n"), 0o644)
+	if _, errOut, _ := run(t, "", "diagnose", header, "--target", "x"); !strings.Contains(errOut, "no samples") {
+		t.Errorf("header only: %q", errOut)
+	}
+	if _, errOut, code := run(t, "", "diagnose"); code != ExitUsage || !strings.Contains(errOut, "needs a trace file") {
+		t.Errorf("no argument: exit %d %q", code, errOut)
+	}
+}
+
+// tune: a header-only file has no samples; an unknown --target lists those
+// that exist.
+func TestTuneSaysWhatTheTraceHolds(t *testing.T) {
+	header := filepath.Join(t.TempDir(), "h.csv")
+	os.WriteFile(header, []byte("time,target,rtt_ms\n"), 0o644)
+	if _, errOut, code := run(t, "", "tune", header, "--sweep", "smoothing=0.1,0.2"); code != ExitUsage || !strings.Contains(errOut, "no samples") || strings.Contains(errOut, `target ""`) {
+		t.Errorf("header only: exit %d %q", code, errOut)
+	}
+	if _, errOut, code := run(t, "", "tune", degradedTrace(t), "--target", "nosuch", "--sweep", "smoothing=0.1,0.2"); code != ExitUsage || !strings.Contains(errOut, "it has: healthy-one") {
+		t.Errorf("--target nosuch: exit %d %q", code, errOut)
+	}
+}

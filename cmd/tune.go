@@ -143,8 +143,19 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 			mine = append(mine, s)
 		}
 	}
+	if len(samples) == 0 {
+		return usageError(fmt.Errorf("%s: no samples (the file has a header and nothing else?)", safetext.Echo(path)))
+	}
 	if len(mine) == 0 {
-		return usageError(fmt.Errorf("%s: no samples of target %q", path, target))
+		var names []string
+		seen := map[string]bool{}
+		for _, s := range samples {
+			if !seen[s.Target] && len(names) < 20 {
+				seen[s.Target] = true
+				names = append(names, safetext.Echo(s.Target))
+			}
+		}
+		return usageError(fmt.Errorf("--target %q: no such target in %s; it has: %s", safetext.Echo(target), safetext.Echo(path), strings.Join(names, ", ")))
 	}
 	rec, err := sim.Prepare(target, mine)
 	if err != nil {
