@@ -1,14 +1,17 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/limitscope/limitscope/demo"
 	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/tui"
 )
@@ -63,8 +66,24 @@ func runDemo(ios *IOStreams, o *demoOptions) error {
 		return usageError(err)
 	}
 	defer w.Close()
+	fmt.Fprintf(ios.ErrOut, "serving %s (downstreams: payments, search)\n", w.MetricsURL)
 	if o.headless {
-		fmt.Fprintf(ios.Out, "serving %s (downstreams: payments, search); interrupt to stop\n", w.MetricsURL)
+		fmt.Fprintf(ios.Out, "serving %s (downstreams: payments, search); keys on stdin, one per line, or POST %s; interrupt to stop\n",
+			w.MetricsURL, strings.TrimSuffix(w.MetricsURL, "/metrics")+"/control/KEY")
+		go func() {
+			sc := bufio.NewScanner(ios.In)
+			for sc.Scan() {
+				key := strings.TrimSpace(sc.Text())
+				if key == "" {
+					continue
+				}
+				if msg, ok := w.Do(key); ok {
+					fmt.Fprintln(ios.Out, msg)
+				} else {
+					fmt.Fprintf(ios.ErrOut, "unknown key %q\n", safetext.Echo(key))
+				}
+			}
+		}()
 		<-ctx.Done()
 		return nil
 	}
@@ -77,13 +96,9 @@ func runDemo(ios *IOStreams, o *demoOptions) error {
 	for _, d := range demo.DefaultDownstreams {
 		refs[d.Name] = tui.Refs{MinLimit: limiter.DefaultMinLimit, Cap: float64(d.Cap)}
 	}
-	actions := []tui.Action{
-		{Key: "d", Help: "deploy ×2", Do: w.Deploy},
-		{Key: "n", Help: "noisy neighbour ×0.6", Do: w.NoisyNeighbour},
-		{Key: "w", Help: "downstream sick", Do: w.Slow},
-		{Key: "i", Help: "idle", Do: w.Idle},
-		{Key: "o", Help: "oscillate", Do: w.Oscillate},
-		{Key: "r", Help: "reset", Do: w.Reset},
+	var actions []tui.Action
+	for _, a := range w.Actions() {
+		actions = append(actions, tui.Action{Key: a.Key, Help: a.Help, Do: a.Do})
 	}
 	return runLive(ctx, cancel, ios, &o.dash, src, board.Push, tui.Options{Title: "demo " + w.MetricsURL, Board: board, Actions: actions, Refs: refs})
 }

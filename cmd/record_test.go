@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -323,5 +325,58 @@ func TestWatchPlainSaysWhyAnEndpointIsDown(t *testing.T) {
 	cmd.Wait()
 	if !strings.Contains(stderr.String(), "refused") || !strings.Contains(stderr.String(), "1 down") {
 		t.Fatalf("stderr %q: want the endpoint down and why", stderr.String())
+	}
+}
+
+// The headless demo takes the dashboard's keys on stdin (one per line) and
+// at POST /control/KEY, so CI can record a sick downstream end to end; the
+// /metrics URL is the first thing it prints.
+func TestHeadlessDemoTakesKeys(t *testing.T) {
+	cmd := exec.Command(binary(t), "demo", "--headless", "--addr", "127.0.0.1:0")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func() string {
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(10 * time.Second):
+			t.Fatal("no output from the headless demo")
+		}
+		return ""
+	}
+	first := next()
+	i := strings.Index(first, "http://")
+	if i < 0 {
+		t.Fatalf("first line %q does not name the /metrics URL", first)
+	}
+	metrics := strings.Fields(first[i:])[0]
+	control := strings.TrimSuffix(metrics, "/metrics") + "/control/"
+	resp, err := http.Post(control+"w", "text/plain", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "sick") {
+		t.Fatalf("POST /control/w: %d %q", resp.StatusCode, b)
+	}
+	if resp, _ := http.Post(control+"zz", "text/plain", nil); resp == nil || resp.StatusCode != 404 {
+		t.Fatalf("unknown key: %v", resp)
+	}
+	io.WriteString(stdin, "n\n")
+	if l := next(); !strings.Contains(l, "noisy neighbour") {
+		t.Fatalf("key n on stdin: %q", l)
 	}
 }

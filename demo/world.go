@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -155,6 +156,16 @@ func Start(ctx context.Context, addr string, specs []DownstreamSpec) (*World, er
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	// POST /control/KEY does what the key does in the dashboard, so a
+	// headless demo (CI) can change its world too
+	mux.HandleFunc("POST /control/{key}", func(rw http.ResponseWriter, r *http.Request) {
+		msg, ok := w.Do(r.PathValue("key"))
+		if !ok {
+			http.Error(rw, "unknown key: use one of "+w.keyList(), http.StatusNotFound)
+			return
+		}
+		fmt.Fprintln(rw, msg)
+	})
 	w.metrics = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go w.metrics.Serve(ln)
 	w.MetricsURL = "http://" + ln.Addr().String() + "/metrics"
@@ -294,4 +305,41 @@ func (w *World) Close() {
 			d.srv.Close()
 		}
 	}
+}
+
+// Action is one change of the demo's world, bound to a key.
+type Action struct {
+	Key, Help string
+	Do        func() string
+}
+
+// Actions are the demo's keys, in the order the dashboard lists them.
+func (w *World) Actions() []Action {
+	return []Action{
+		{Key: "d", Help: "deploy ×2", Do: w.Deploy},
+		{Key: "n", Help: "noisy neighbour ×0.6", Do: w.NoisyNeighbour},
+		{Key: "w", Help: "downstream sick", Do: w.Slow},
+		{Key: "i", Help: "idle", Do: w.Idle},
+		{Key: "o", Help: "oscillate", Do: w.Oscillate},
+		{Key: "r", Help: "reset", Do: w.Reset},
+	}
+}
+
+// Do runs the action of key, returning what it did; ok is false for an
+// unknown key.
+func (w *World) Do(key string) (string, bool) {
+	for _, a := range w.Actions() {
+		if a.Key == key {
+			return a.Do(), true
+		}
+	}
+	return "", false
+}
+
+func (w *World) keyList() string {
+	var keys []string
+	for _, a := range w.Actions() {
+		keys = append(keys, a.Key)
+	}
+	return strings.Join(keys, ", ")
 }
