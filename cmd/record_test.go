@@ -380,3 +380,20 @@ func TestHeadlessDemoTakesKeys(t *testing.T) {
 		t.Fatalf("key n on stdin: %q", l)
 	}
 }
+
+// simulate interrupted prints what finished and exits 130 (it used to die
+// with no output).
+func TestSimulateInterruptedExits130(t *testing.T) {
+	cmd := exec.Command(binary(t), "simulate")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr.String(), "interrupted:") || !strings.Contains(stdout.String(), "limiter") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -51,7 +52,9 @@ to shedding or timeouts) and deferred requests, beside the first seed's figures.
 
 The default scenario, capacity-shift, is the seed's: a downstream whose capacity
 doubles at 20 min (a deploy) and falls to 60 % of the original at 40 min (a
-noisy neighbour). A scenario file is YAML; see limiter/sim/scenarios/.`,
+noisy neighbour). A scenario file is YAML; see limiter/sim/scenarios/.
+
+Interrupted (Ctrl-C, SIGTERM), it prints the rows finished so far and exits 130.`,
 		Example: `  limitscope simulate
   limitscope simulate --duration 10m --format json
   limitscope simulate --scenario my-scenario.yaml --trace-out traces/
@@ -113,7 +116,15 @@ func runSimulate(io *IOStreams, o *simulateOptions) error {
 			fmt.Fprintf(io.ErrOut, "simulated %d/%d limiters (%s)\n", done, total, time.Since(start).Round(100*time.Millisecond))
 		}
 	}
-	results := sim.Shootout(sc, progress)
+	ctx, cancel := signalContext(context.Background())
+	defer cancel()
+	results, complete := sim.ShootoutUntil(ctx.Done(), sc, progress)
+	if !complete {
+		// interrupted: the rows finished so far, then exit 130
+		defer func() {
+			fmt.Fprintf(io.ErrOut, "interrupted: %d of %d limiters finished\n", len(results), len(sc.Limiters))
+		}()
+	}
 	if o.traceOut != "" {
 		if err := writeTraces(o.traceOut, results); err != nil {
 			return err
@@ -126,7 +137,10 @@ func runSimulate(io *IOStreams, o *simulateOptions) error {
 		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+		return interrupted(complete)
 	}
 	var total int64
 	for _, r := range results {
@@ -143,7 +157,21 @@ func runSimulate(io *IOStreams, o *simulateOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f ms\t%.1f ms\t%d\t%s\t\t%s\t%s\t%s\t%s\t\n", r.Limiter, 100*r.Utilisation, r.P50Ms, r.P99Ms, r.OverloadEpisodes, human(r.Deferred), s.util, s.p99, s.episodes, s.deferred)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return interrupted(complete)
+}
+
+// ExitInterrupted is the exit code of a run stopped by SIGINT or SIGTERM
+// before it finished (128 + SIGINT, as shells report it).
+const ExitInterrupted = 130
+
+func interrupted(complete bool) error {
+	if complete {
+		return nil
+	}
+	return &ExitError{Code: ExitInterrupted}
 }
 
 func writeTraces(dir string, results []sim.Result) error {

@@ -30,27 +30,52 @@ func NewLimiter(spec LimiterSpec, window time.Duration) limiter.Limiter {
 // demand (the same seed), in parallel on all cores, and returns the results
 // in the scenario's order. progress, when set, is called as runs finish.
 func Shootout(sc Scenario, progress func(done, total int)) []Result {
-	out := make([]Result, len(sc.Limiters))
+	out, _ := ShootoutUntil(nil, sc, progress)
+	return out
+}
+
+// ShootoutUntil is Shootout that stops waiting when stop closes: it returns
+// the runs finished by then, in the scenario's order, and whether all were.
+// (A run in progress is not interrupted; its result is dropped.)
+func ShootoutUntil(stop <-chan struct{}, sc Scenario, progress func(done, total int)) ([]Result, bool) {
+	if len(sc.Limiters) == 0 {
+		return nil, true
+	}
+	res := make([]Result, len(sc.Limiters))
+	finished := make([]bool, len(sc.Limiters))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	all := make(chan struct{})
 	for i, spec := range sc.Limiters {
-		wg.Add(1)
 		go func(i int, spec LimiterSpec) {
-			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			lim := NewLimiter(spec, time.Duration(sc.Client.SampleWindow))
-			out[i] = Run(sc, lim, Options{Name: spec.Name, Cap: spec.Cap})
+			r := Run(sc, lim, Options{Name: spec.Name, Cap: spec.Cap})
+			mu.Lock()
+			defer mu.Unlock()
+			res[i], finished[i] = r, true
+			done++
 			if progress != nil {
-				mu.Lock()
-				done++
 				progress(done, len(sc.Limiters))
-				mu.Unlock()
+			}
+			if done == len(sc.Limiters) {
+				close(all)
 			}
 		}(i, spec)
 	}
-	wg.Wait()
-	return out
+	select {
+	case <-all:
+	case <-stop:
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var out []Result
+	for i := range res {
+		if finished[i] {
+			out = append(out, res[i])
+		}
+	}
+	return out, done == len(sc.Limiters)
 }
