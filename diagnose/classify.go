@@ -962,6 +962,12 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 				nSome++
 			}
 		}
+		if p.has&trace.FieldDropped != 0 {
+			// losses count whether or not anything completed: a downstream
+			// answering nothing has no RTT, and every request lost
+			nd++
+			drop += p.dropped
+		}
 		if rtt <= 0 || p.has&trace.FieldInFlight == 0 {
 			continue
 		}
@@ -970,10 +976,6 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 		if p.has&trace.FieldRejected != 0 {
 			nr++
 			rej += p.rejected
-		}
-		if p.has&trace.FieldDropped != 0 {
-			nd++
-			drop += p.dropped
 		}
 	}
 	if nr >= minWindowSamples && rej+done > 0 {

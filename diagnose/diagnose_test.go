@@ -448,3 +448,21 @@ func TestUtilisationIsCappedAtTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// A downstream answering nothing has no RTT at all, only losses: that is
+// still a loss share (everything lost), and a limiter pinned there is
+// degraded, not "pipeline-bound" for want of completions.
+func TestLossesCountWithoutAnyCompletion(t *testing.T) {
+	var samples []trace.Sample
+	for i := 0; i < 300; i++ {
+		s := trace.Sample{Time: sim.Epoch.Add(time.Duration(i) * time.Second), Target: "x"}
+		s.Set(trace.FieldLimit, 150)
+		s.Set(trace.FieldInFlight, 40)
+		s.Set(trace.FieldDropped, 40)
+		s.Set(trace.FieldRejected, 0)
+		samples = append(samples, s)
+	}
+	if r := Classify("x", samples, Options{}); r.Class != Degraded {
+		t.Fatalf("%s: %+v", r.Class, r.Findings)
+	}
+}
