@@ -1,14 +1,18 @@
 // Package diagnose reads the story in a limiter's limit, in-flight and min-RTT
 // series and names it: healthy, pipeline-bound, degraded-downstream,
 // oscillating or insufficient-data, plus the first seed's failure signatures
-// (stale-rtt-min, idle-growth, error-acceleration), each with its time span,
-// the numbers it decided on and a recommendation in plain words. It also
-// renders diagnosis reports (text, JSON, Markdown, JUnit, GitHub, HTML).
+// (stale-rtt-min, idle-growth, error-acceleration) and standing-queue, each
+// with its time span, the numbers it decided on and a recommendation in plain
+// words. It also renders diagnosis reports (text, JSON, Markdown, JUnit,
+// GitHub, HTML).
 //
 // The classifier is a stream: samples go in one at a time and are judged in
-// windows (tumbling, aligned to the first sample) over the trailing window of
-// samples it keeps; batch classification feeds the same stream, so the two
-// always agree. Every threshold is a named constant with its rationale below.
+// windows (tumbling, aligned to the first sample; unless set, the window is
+// 20 sample intervals, 1 to 5 minutes) over the trailing samples it keeps; an
+// episode's start and end move from the window edge to where the series
+// changed level. Batch classification feeds the same stream, so the two
+// always agree. Every threshold is a named constant with its rationale below;
+// they are checked on third-party limiters (diagnose/thirdparty_test.go).
 package diagnose
 
 import (
