@@ -130,3 +130,17 @@ func TestNumericFlagsThatHungOrCrashedAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// replay's charts open on the whole trace when it is shorter than the
+// default zoom (a 19 s recording used to fill the last 6 % of a 5 min chart).
+func TestReplayZoomFitsAShortTrace(t *testing.T) {
+	for _, c := range []struct{ span, want time.Duration }{
+		{19 * time.Second, 19 * time.Second},
+		{3 * time.Second, 10 * time.Second},
+		{time.Hour, 5 * time.Minute},
+	} {
+		if got := fitZoom(c.span, 5*time.Minute); got != c.want {
+			t.Errorf("span %v: zoom %v, want %v", c.span, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,8 +15,9 @@ import (
 )
 
 type replayOptions struct {
-	dash  dashOptions
-	speed float64
+	dash    dashOptions
+	speed   float64
+	zoomSet bool // --zoom given: keep it
 }
 
 func newReplayCmd(ios *IOStreams) *cobra.Command {
@@ -30,11 +32,24 @@ and double the speed, home/end jump. Verdicts are computed as the data plays.`,
   limitscope replay incident.csv.gz --speed 60
   limitscope replay trace.jsonl --plain --speed 1000 | grep degraded`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runReplay(ios, o, args[0]) },
+		RunE: func(c *cobra.Command, args []string) error {
+			o.zoomSet = c.Flags().Changed("zoom")
+			return runReplay(ios, o, args[0])
+		},
 	}
 	o.dash.register(c, 0)
 	c.Flags().Float64Var(&o.speed, "speed", 1, "playback speed factor")
 	return c
+}
+
+// fitZoom is the charts' initial span for a trace lasting span: the whole
+// trace when it is shorter than the default zoom (a 19-second recording
+// fills the chart, not its last 6 %), at least 10 s.
+func fitZoom(span, def time.Duration) time.Duration {
+	if span < def {
+		return max(span, 10*time.Second)
+	}
+	return def
 }
 
 // MaxReplaySamples is replay's sample budget: it holds the whole trace,
@@ -62,6 +77,9 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	}
 	if pb.Len() == 0 {
 		return usageError(fmt.Errorf("%s: the trace holds no samples", path))
+	}
+	if !o.zoomSet {
+		o.dash.zoom = fitZoom(pb.End().Sub(pb.Start()), o.dash.zoom)
 	}
 	pb.SetSpeed(o.speed)
 	pb.OnRewind = board.Reset
