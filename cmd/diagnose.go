@@ -121,12 +121,10 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	}
 	col := diagnose.NewCollector(diagnose.Options{Window: o.window}, needSeries)
 	found := false
-	seen := map[string]bool{}
-	var names []string
+	var names targetNames
 	push := func(s trace.Sample) {
-		if o.target != "" && !seen[s.Target] && len(names) < 20 {
-			seen[s.Target] = true
-			names = append(names, safetext.Echo(s.Target))
+		if o.target != "" {
+			names.add(s.Target)
 		}
 		if o.target == "" || s.Target == o.target {
 			found = true
@@ -157,10 +155,10 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 		}
 	}
 	if o.target != "" && !found {
-		if len(names) == 0 {
+		if len(names.list) == 0 {
 			return usageError(fmt.Errorf("--target %q: the input holds no samples", safetext.Echo(o.target)))
 		}
-		return usageError(fmt.Errorf("--target %q: no such target in the input; it has: %s", safetext.Echo(o.target), strings.Join(names, ", ")))
+		return usageError(fmt.Errorf("--target %q: no such target in the input; it has: %s", safetext.Echo(o.target), names))
 	}
 	shown := make([]string, len(args))
 	for i, a := range args {
@@ -275,6 +273,26 @@ func validFormat(f string) bool {
 	}
 	return f == "md"
 }
+
+// targetNames collects the first 20 distinct target names seen, for an
+// error that says which targets exist.
+type targetNames struct {
+	seen map[string]bool
+	list []string
+}
+
+func (n *targetNames) add(target string) {
+	if n.seen[target] || len(n.list) >= 20 {
+		return
+	}
+	if n.seen == nil {
+		n.seen = map[string]bool{}
+	}
+	n.seen[target] = true
+	n.list = append(n.list, safetext.Echo(target))
+}
+
+func (n targetNames) String() string { return strings.Join(n.list, ", ") }
 
 // schemeless reads an argument that is no existing file but looks like
 // host:port/path (as curl does) as an http:// URL.

@@ -147,15 +147,11 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 		return usageError(fmt.Errorf("%s: no samples (the file has a header and nothing else?)", safetext.Echo(path)))
 	}
 	if len(mine) == 0 {
-		var names []string
-		seen := map[string]bool{}
+		var names targetNames
 		for _, s := range samples {
-			if !seen[s.Target] && len(names) < 20 {
-				seen[s.Target] = true
-				names = append(names, safetext.Echo(s.Target))
-			}
+			names.add(s.Target)
 		}
-		return usageError(fmt.Errorf("--target %q: no such target in %s; it has: %s", safetext.Echo(target), safetext.Echo(path), strings.Join(names, ", ")))
+		return usageError(fmt.Errorf("--target %q: no such target in %s; it has: %s", safetext.Echo(target), safetext.Echo(path), names))
 	}
 	rec, err := sim.Prepare(target, mine)
 	if err != nil {

@@ -67,19 +67,18 @@ func Terminal(s string) string {
 
 // Echo is Terminal capped to MaxEcho runes with "…": for repeating an
 // untrusted value in an error message.
-func Echo(s string) string {
-	t := Terminal(s)
-	if utf8.RuneCountInString(t) <= MaxEcho {
-		return t
-	}
-	n := 0
-	for i := range t {
-		if n == MaxEcho {
-			return t[:i] + "…"
+func Echo(s string) string { return Cap(Terminal(s), MaxEcho) }
+
+// Cap cuts s to n runes, marking the cut with "…".
+func Cap(s string, n int) string {
+	k := 0
+	for i := range s {
+		if k == n {
+			return s[:i] + "…"
 		}
-		n++
+		k++
 	}
-	return t
+	return s
 }
 
 // HTML returns s ready for an html/template pipeline, which then escapes

@@ -531,45 +531,43 @@ func (mp *Mapper) noteIgnored(names []string) {
 	if mp.m.Owns == nil {
 		return
 	}
-	for _, name := range names {
-		if mp.ignored[name] || !mp.m.Owns.MatchString(name) || !mp.sameNamespace(name, names) {
-			continue
-		}
-		claimed := false
+	// the library's namespaces: the first word of every family a spec
+	// claims ("limiter" by default), found once per exposition
+	claims := func(name string) bool {
 		for i := range mp.m.Specs {
-			if ok, _ := mp.m.Specs[i].Match.match(name); ok || mp.m.Specs[i].Match.Helpers != nil && mp.m.Specs[i].Match.Helpers.MatchString(name) {
-				claimed = true
-				break
-			}
-		}
-		if !claimed {
-			if mp.ignored == nil {
-				mp.ignored = map[string]bool{}
-			}
-			mp.ignored[name] = true
-			mp.Ignored = append(mp.Ignored, name)
-		}
-	}
-}
-
-// sameNamespace reports whether name shares its first word (the
-// library's namespace, "limiter" by default) with a family a spec claims.
-func (mp *Mapper) sameNamespace(name string, names []string) bool {
-	ns, _, ok := strings.Cut(name, "_")
-	if !ok {
-		return false
-	}
-	for _, n := range names {
-		if !strings.HasPrefix(n, ns+"_") {
-			continue
-		}
-		for i := range mp.m.Specs {
-			if ok, _ := mp.m.Specs[i].Match.match(n); ok {
+			if ok, _ := mp.m.Specs[i].Match.match(name); ok {
 				return true
 			}
 		}
+		return false
 	}
-	return false
+	ns := map[string]bool{}
+	for _, name := range names {
+		if first, _, ok := strings.Cut(name, "_"); ok && !ns[first] && claims(name) {
+			ns[first] = true
+		}
+	}
+	for _, name := range names {
+		first, _, ok := strings.Cut(name, "_")
+		if !ok || !ns[first] || mp.ignored[name] || !mp.m.Owns.MatchString(name) || claims(name) {
+			continue
+		}
+		helper := false
+		for i := range mp.m.Specs {
+			if h := mp.m.Specs[i].Match.Helpers; h != nil && h.MatchString(name) {
+				helper = true
+				break
+			}
+		}
+		if helper {
+			continue
+		}
+		if mp.ignored == nil {
+			mp.ignored = map[string]bool{}
+		}
+		mp.ignored[name] = true
+		mp.Ignored = append(mp.Ignored, name)
+	}
 }
 
 func (mp *Mapper) value(spec *Spec, m *dto.Metric, target string) (float64, bool) {

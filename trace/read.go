@@ -137,24 +137,14 @@ func echof(format string, a ...any) string {
 	for i, v := range a {
 		switch x := v.(type) {
 		case string:
-			a[i] = capEcho(x)
+			a[i] = safetext.Cap(x, safetext.MaxEcho)
 		case []byte:
-			a[i] = capEcho(string(x))
+			a[i] = safetext.Cap(string(x), safetext.MaxEcho)
 		}
 	}
 	return safetext.Terminal(fmt.Sprintf(format, a...))
 }
 
-func capEcho(s string) string {
-	n := 0
-	for i := range s {
-		if n == safetext.MaxEcho {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
 
 // MaxLineBytes is the longest line a trace file may have (1 MiB): a longer
 // one is an error naming the file and line, not an unbounded read.
