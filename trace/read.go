@@ -145,7 +145,6 @@ func echof(format string, a ...any) string {
 	return safetext.Terminal(fmt.Sprintf(format, a...))
 }
 
-
 // MaxLineBytes is the longest line a trace file may have (1 MiB): a longer
 // one is an error naming the file and line, not an unbounded read.
 const MaxLineBytes = 1 << 20
