@@ -36,7 +36,6 @@ fuzz:
 	$(GO) test ./trace $(FUZZ) -fuzz '^FuzzReadCSV$$'
 	$(GO) test ./trace $(FUZZ) -fuzz '^FuzzReadJSONL$$'
 	$(GO) test ./limiter $(FUZZ) -fuzz '^FuzzGradientStaysFiniteAndBounded$$'
-	$(GO) test ./limiter $(FUZZ) -fuzz '^FuzzObserveBatchEqualsObserve$$'
 	$(GO) test ./scrape $(FUZZ) -fuzz '^FuzzMapExposition$$'
 	$(GO) test ./diagnose $(FUZZ) -fuzz '^FuzzDiagnose$$'
 	$(GO) test ./diagnose $(FUZZ) -fuzz '^FuzzReportWriters$$'

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/limiterprom"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -28,7 +29,7 @@ import (
 func metricsServer(t *testing.T, period time.Duration) *httptest.Server {
 	t.Helper()
 	reg := prometheus.NewRegistry()
-	m := limiter.NewMetrics()
+	m := limiterprom.NewCollector()
 	reg.MustRegister(m)
 	pay := &limiter.Fixed{N: 10}
 	gp := limiter.NewGate(limiter.GateConfig{Downstream: "payments", Limiter: pay})
@@ -276,7 +277,7 @@ func TestRecordNeverClobbersAndSaysWhenNothingWasRecorded(t *testing.T) {
 func TestRecordKeepsSameNamedTargetsOfOneHostApart(t *testing.T) {
 	reg := func(limit float64) http.Handler {
 		r := prometheus.NewRegistry()
-		m := limiter.NewMetrics()
+		m := limiterprom.NewCollector()
 		r.MustRegister(m)
 		m.Add(limiter.NewGate(limiter.GateConfig{Downstream: "payments", Limiter: &limiter.Fixed{N: limit}}))
 		return promhttp.HandlerFor(r, promhttp.HandlerOpts{})

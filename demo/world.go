@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/limiterprom"
 )
 
 // DownstreamSpec is one simulated service.
@@ -128,7 +129,7 @@ const (
 func Start(ctx context.Context, addr string, specs []DownstreamSpec) (*World, error) {
 	w := &World{client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 512, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute}, Timeout: 5 * time.Second}}
 	reg := prometheus.NewRegistry()
-	m := limiter.NewMetrics()
+	m := limiterprom.NewCollector()
 	reg.MustRegister(m)
 	for _, spec := range specs {
 		d := newDownstream(spec)

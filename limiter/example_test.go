@@ -1,16 +1,19 @@
 package limiter_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"net/http"
+	"sync"
 	"time"
 
 	"github.com/limitscope/limitscope/limiter"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
-// A service protects one downstream with a gradient limiter under a static
-// cap, exports its series, and answers 503 + Retry-After when over the limit.
+// A client protects one downstream with a gradient limiter under a static
+// cap: the RTT is measured from Acquire's return to Release, so waiting for
+// a slot never counts. (limiterprom exports the gate's series, limiterhttp
+// puts it in front of an http.Handler.)
 func Example() {
 	gate := limiter.NewGate(limiter.GateConfig{
 		Downstream: "payments",
@@ -22,24 +25,56 @@ func Example() {
 		QueueSize:    50,
 		QueueTimeout: 100 * time.Millisecond,
 	})
-	metrics := limiter.NewMetrics()
-	metrics.Add(gate)
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(metrics)
-
-	handler := limiter.Middleware(gate, time.Second, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintln(w, "ok")
-	}))
-	_ = handler
-
-	// Around a client call instead: the RTT is measured from Acquire's
-	// return to Release, so waiting for a slot never counts.
-	if p, ok := gate.TryAcquire(); ok {
-		// ... call the downstream ...
+	call := func(ctx context.Context) error {
+		p, err := gate.Acquire(ctx)
+		if err != nil {
+			return err // limiter.ErrRejected: shed the request
+		}
+		// ... call the downstream; a failure or timeout is a loss event ...
 		p.Release(limiter.Success)
+		return nil
 	}
-	fmt.Println(gate.Stats().Limit)
-	// Output: 10
+	fmt.Println(call(context.Background()), gate.Stats().Limit)
+	// Output: <nil> 10
+}
+
+// Acquire waits in the gate's bounded queue when every slot is taken: the
+// first waiter gets the slot a Release frees, a caller beyond the queue is
+// rejected at once, and a waiter whose context ends leaves the queue.
+func ExampleGate_Acquire() {
+	gate := limiter.NewGate(limiter.GateConfig{Limiter: &limiter.Fixed{N: 1}, QueueSize: 1})
+	first, _ := gate.Acquire(context.Background())
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		p, err := gate.Acquire(context.Background()) // waits for first's slot
+		fmt.Println("waiter:", err)
+		p.Release(limiter.Success)
+	}()
+	for gate.Stats().Queued == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	_, err := gate.Acquire(context.Background()) // queue full
+	fmt.Println("beyond the queue:", errors.Is(err, limiter.ErrRejected))
+	first.Release(limiter.Success)
+	wg.Wait()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	hold, _ := gate.Acquire(context.Background())
+	_, err = gate.Acquire(ctx) // waits, then its context ends
+	fmt.Println("context ended:", err)
+	hold.Release(limiter.Success)
+	hold.Release(limiter.Success) // a second Release is a no-op
+	s := gate.Stats()
+	fmt.Printf("in flight %d, success %d, rejected %d\n", s.InFlight, s.Success, s.Rejected)
+	// Output:
+	// beyond the queue: true
+	// waiter: <nil>
+	// context ended: context deadline exceeded
+	// in flight 0, success 3, rejected 2
 }
 
 // The algorithm alone is a deterministic state machine: time is passed in.
@@ -56,35 +91,4 @@ func ExampleGradient() {
 	// Output:
 	// limit 17.2 after 10 flat samples under load
 	// limit 8.6 after one loss
-}
-
-// Replaying a recorded trace through a candidate limiter: ten minutes at
-// 100 ms of a downstream whose RTT doubles halfway, with demand of 60
-// requests, under a cap of 50. The limit falls when the RTT doubles, and
-// recovers once the re-probe has learnt the new minimum RTT.
-func ExampleGradient_ObserveBatch() {
-	const n = 6000
-	b := limiter.Batch{
-		Start:  time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC).UnixNano(),
-		Step:   int64(100 * time.Millisecond),
-		RTT:    make([]float32, n),
-		Demand: make([]float32, n),
-		Cap:    50,
-	}
-	for i := range n {
-		b.RTT[i], b.Demand[i] = 20, 60
-		if i >= n/2 {
-			b.RTT[i] = 40
-		}
-	}
-	g := &limiter.Gradient{Smoothing: 0.1}
-	enforced := make([]float32, n)
-	for _, upTo := range []int{n / 2, n/2 + 20, n} {
-		got := g.ObserveBatch(&b, enforced[:upTo-b.Next()])
-		fmt.Printf("at %3.0f s: enforced %v, min RTT %v\n", float64(upTo)/10, enforced[got-1], g.MinRTT())
-	}
-	// Output:
-	// at 300 s: enforced 50, min RTT 20ms
-	// at 302 s: enforced 31, min RTT 20ms
-	// at 600 s: enforced 50, min RTT 40ms
 }

@@ -6,8 +6,6 @@ import (
 	"math"
 	"sync"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // ErrRejected is returned by Acquire when the gate is at its limit and the
@@ -53,7 +51,7 @@ type GateConfig struct {
 
 // Gate admits requests to one downstream under the limiter's limit and the
 // static cap. It is safe for concurrent use. Create one with NewGate: the zero
-// Gate is not usable (it has no limiter). RTT is measured from the moment a
+// Gate is not usable (it has no limiter, and its methods panic). RTT is measured from the moment a
 // permit is granted to its Release, so time spent waiting for a slot never
 // reaches the limiter (that feedback loop collapses the limit).
 type Gate struct {
@@ -69,7 +67,7 @@ type Gate struct {
 	rejected uint64
 	rttMin   time.Duration
 	minSince time.Time
-	hist     prometheus.Observer
+	rttObs   RTTObserver
 }
 
 type waiter struct {
@@ -81,7 +79,8 @@ var waiterPool = sync.Pool{New: func() any { return &waiter{ch: make(chan struct
 
 // Permit is a granted slot. Release it once; a second Release of the same
 // Permit does nothing. The zero Permit holds no slot and its Release does
-// nothing.
+// nothing. Do not copy a Permit you will release: each copy is a claim to
+// the same slot.
 type Permit struct {
 	g        *Gate
 	start    time.Duration // since g.base
@@ -229,13 +228,13 @@ func (p *Permit) Release(o Outcome) {
 	now := g.base.Add(end)
 	g.mu.Lock()
 	g.inFlight--
-	var hist prometheus.Observer
+	var obs RTTObserver
 	switch o {
 	case Success:
 		g.success++
 		g.cfg.Limiter.Observe(now, rtt, p.inFlight, false)
 		g.trackMinLocked(now, rtt)
-		hist = g.hist
+		obs = g.rttObs
 	case Dropped:
 		g.dropped++
 		g.cfg.Limiter.Observe(now, rtt, p.inFlight, true)
@@ -250,8 +249,8 @@ func (p *Permit) Release(o Outcome) {
 		w.ch <- struct{}{}
 	}
 	g.mu.Unlock()
-	if hist != nil {
-		hist.Observe(rtt.Seconds())
+	if obs != nil {
+		obs.ObserveRTT(rtt)
 	}
 }
 
@@ -298,6 +297,21 @@ func (g *Gate) Stats() Stats {
 		s.MinRTT = r.MinRTT()
 	}
 	return s
+}
+
+// RTTObserver receives the RTT of every request that ends in Success (a
+// histogram, a log). ObserveRTT is called after the gate's lock is released,
+// from the goroutine that called Release; it must be safe for concurrent use.
+type RTTObserver interface {
+	ObserveRTT(rtt time.Duration)
+}
+
+// SetRTTObserver makes the gate report every successful request's RTT to o
+// from now on (nil: to nobody). limiterprom uses it for the RTT histogram.
+func (g *Gate) SetRTTObserver(o RTTObserver) {
+	g.mu.Lock()
+	g.rttObs = o
+	g.mu.Unlock()
 }
 
 // Update runs fn with exclusive access to the gate's limiter, for changing

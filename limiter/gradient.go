@@ -156,17 +156,9 @@ func (g *Gradient) MinRTT() time.Duration {
 	return time.Duration(g.rttMin)
 }
 
-// Probing reports whether a re-probe is in progress.
-func (g *Gradient) Probing() bool { return g.probing }
-
 // Observe feeds one sample and returns the new limit.
-func (g *Gradient) Observe(now time.Time, rtt time.Duration, inFlight int, dropped bool) float64 {
-	return g.ObserveNanos(now.UnixNano(), rtt, inFlight, dropped)
-}
-
-// ObserveNanos is Observe with the time as Unix nanoseconds, for callers
-// replaying millions of samples (what-if tuning).
-func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, dropped bool) float64 {
+func (g *Gradient) Observe(t time.Time, rtt time.Duration, inFlight int, dropped bool) float64 {
+	now := t.UnixNano()
 	r := float64(rtt)
 	// (started: the zero Gradient's fastUntil of 0 must not admit times
 	// before 1970 to the fast path)
@@ -183,7 +175,7 @@ func (g *Gradient) ObserveNanos(now int64, rtt time.Duration, inFlight int, drop
 // observeSlow is one sample under the full rules: start, the re-probe's
 // window and probe, losses and invalid RTTs (rtt in ns, ≤ 0 when not valid).
 // The common case it ends in — a valid RTT inside an open window — is the
-// fast path of ObserveNanos and ObserveBatch.
+// fast path of Observe.
 func (g *Gradient) observeSlow(now int64, rtt, inFlight float64, dropped bool) float64 {
 	if g.limit == 0 {
 		g.init()
@@ -236,8 +228,7 @@ func (g *Gradient) observeRules(now int64, rtt, inFlight float64, dropped bool) 
 }
 
 // next is the limit after one sample with a valid RTT outside a probe: the
-// gradient step of the type's doc comment. It is small enough to inline,
-// so the batch loop keeps the limit in a register.
+// gradient step of the type's doc comment, small enough to inline.
 func (g *Gradient) next(limit, rttMin, rtt, inFlight float64) float64 {
 	gradient := rttMin / rtt
 	if gradient < g.GradientFloor {

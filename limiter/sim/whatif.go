@@ -33,10 +33,8 @@ type Recorded struct {
 	// pts packs what Replay reads per sample into one small record, so a
 	// replay streams one array instead of ten.
 	pts []replayPoint
-	// chain is the open-loop limiter chain's input, 8 bytes a sample: the
-	// RTT (negative for a loss) and the in-flight rounded up (+Inf when not
-	// measured) — the demand a gate caps at the candidate's limit
-	chain limiter.Batch
+	// chain is the open-loop limiter chain's input, 8 bytes a sample
+	chain chainInput
 	model []modelPoint
 	// capSum is Σ C over the samples (utilisation's denominator) and
 	// minutes the one-minute spans overload episodes are judged in: both
@@ -165,7 +163,7 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 	r.pts = make([]replayPoint, n)
 	r.model = make([]modelPoint, n)
 	gaps := make([]uint32, n)
-	r.chain = limiter.Batch{Start: r.t0.UnixNano(), RTT: make([]float32, n), Demand: make([]float32, n)}
+	r.chain = chainInput{start: r.t0.UnixNano(), rtt: make([]float32, n), demand: make([]float32, n)}
 	for i := range r.pts {
 		rtt := float32(r.rtt[i])
 		if r.drop[i] {
@@ -183,17 +181,17 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		}
 		r.pts[i] = replayPoint{rtt: rtt, inF: inF, capac: float32(r.capac[i]), lambda: float32(r.lambda[i]), dtMs: float32(float64(gap) * 1e-6)}
 		r.model[i] = modelPoint{base: float32(r.base[i]), noise: float32(r.noise[i]), invC: float32(1 / r.capac[i])}
-		r.chain.RTT[i], r.chain.Demand[i] = rtt, float32(math.Ceil(float64(inF)))
+		r.chain.rtt[i], r.chain.demand[i] = rtt, float32(math.Ceil(float64(inF)))
 	}
 	r.spans()
-	r.chain.Step = r.ns[1] - r.ns[0]
-	for i := 2; i < n && r.chain.Step > 0; i++ {
-		if r.ns[i]-r.ns[i-1] != r.chain.Step {
-			r.chain.Step = 0
+	r.chain.step = r.ns[1] - r.ns[0]
+	for i := 2; i < n && r.chain.step > 0; i++ {
+		if r.ns[i]-r.ns[i-1] != r.chain.step {
+			r.chain.step = 0
 		}
 	}
-	if r.chain.Step <= 0 {
-		r.chain.Step, r.chain.Gaps = 0, gaps
+	if r.chain.step <= 0 {
+		r.chain.step, r.chain.gaps = 0, gaps
 	}
 	return r, nil
 }
@@ -452,7 +450,7 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 			if sub > 1 {
 				at += dt * int64(k) / int64(sub)
 			}
-			limit = g.ObserveNanos(t0+at, time.Duration(rtt*1e6), int(math.Ceil(N)), drop && k == 0)
+			limit = g.Observe(time.Unix(0, t0+at), time.Duration(rtt*1e6), int(math.Ceil(N)), drop && k == 0)
 			busy := min(N, C)
 			thr = N / rtt // throughput, requests per ms
 			if sub > 1 || inflate != 1 {
@@ -493,7 +491,7 @@ func (r *Recorded) fineFor(window time.Duration) bool {
 }
 
 // limitFits reports whether every enforced limit is exact in the float32
-// ObserveBatch records it in.
+// the open-loop chain records it in.
 func limitFits(g *limiter.Gradient, cap float64) bool {
 	top := g.MaxLimit
 	if cap > 0 {
@@ -501,6 +499,68 @@ func limitFits(g *limiter.Gradient, cap float64) bool {
 	}
 	return top <= 1<<24
 }
+
+// chainInput is a recorded run laid out for the open-loop limiter chain, 8
+// bytes a sample: replaying millions of samples is bound by the serial chain
+// from one limit to the next, so the inputs are small.
+type chainInput struct {
+	// start is the time of sample 0 (Unix ns); step the interval between
+	// samples when it is regular, else gaps[i] is the interval from sample
+	// i−1 to i (fineFor keeps every gap under 4.29 s)
+	start, step int64
+	gaps        []uint32
+	// rtt in ms, negated for a loss; demand is the in-flight the sample
+	// wanted, rounded up (+Inf: as many as the limit admits)
+	rtt, demand []float32
+}
+
+// chainRun is one open-loop pass over a chainInput under a static cap.
+type chainRun struct {
+	in   *chainInput
+	cap  float64
+	next int   // the next sample to observe
+	now  int64 // time of sample next−1, Unix ns
+}
+
+// observe feeds the run's next len(enforced) samples (all that remain, if
+// fewer) to lim in order, as a Gate with the same cap would: the limiter sees
+// the demand capped at the enforced limit (the limit under the cap, whole
+// requests) as its in-flight. It writes the limit each sample was enforced
+// under into enforced and returns how many samples it observed. It goes
+// through the public Limiter interface only, so any algorithm replays.
+func (b *chainRun) observe(lim limiter.Limiter, enforced []float32) int {
+	in := b.in
+	from := b.next
+	end := min(from+len(enforced), len(in.rtt))
+	limit, now := lim.Limit(), b.now
+	for i := from; i < end; i++ {
+		switch {
+		case in.step > 0:
+			now = in.start + int64(i)*in.step
+		case i == 0:
+			now = in.start
+		default:
+			now += int64(in.gaps[i])
+		}
+		L := capFloor(limit, b.cap)
+		var n int
+		if N := min(float64(in.demand[i]), L); N > 0 {
+			n = int(N)
+		}
+		x := float64(in.rtt[i])
+		var rtt time.Duration // zero (no latency signal) unless valid
+		if x > 0 && x < maxChainRTT {
+			rtt = time.Duration(x * 1e6)
+		}
+		limit = lim.Observe(time.Unix(0, now), rtt, n, x < 0)
+		enforced[i-from] = float32(L)
+	}
+	b.next, b.now = end, now
+	return end - from
+}
+
+// maxChainRTT bounds the replayed RTTs, in ms, well inside a Duration.
+const maxChainRTT = 1e12
 
 // replayChunk is how many samples the open-loop limiter chain hands over
 // at a time to the statistics goroutine, and replayBuffers how many chunks
@@ -540,12 +600,11 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 			free <- c
 		}
 	}()
-	b := r.chain
-	b.Cap = cap
+	b := chainRun{in: &r.chain, cap: cap}
 	nextPoint := 0
-	for b.Next() < n {
+	for b.next < n {
 		c := <-free
-		c.from, c.lims, c.mins = b.Next(), c.lims[:min(replayChunk, n-b.Next())], c.mins[:0]
+		c.from, c.lims, c.mins = b.next, c.lims[:min(replayChunk, n-b.next)], c.mins[:0]
 		for k := 0; k < len(c.lims); {
 			// up to and including the next output point, where the
 			// limiter's min RTT is recorded
@@ -553,8 +612,8 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 			if nextPoint < c.from+end {
 				end = nextPoint + 1 - c.from
 			}
-			k += g.ObserveBatch(&b, c.lims[k:end])
-			if b.Next() == nextPoint+1 {
+			k += b.observe(g, c.lims[k:end])
+			if b.next == nextPoint+1 {
 				c.mins = append(c.mins, g.MinRTT())
 				nextPoint += st.step
 			}

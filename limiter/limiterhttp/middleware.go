@@ -1,9 +1,14 @@
-package limiter
+// Package limiterhttp puts a limiter.Gate in front of a net/http handler:
+// requests over the limit are answered 503 with Retry-After, and a handler
+// answering 5xx is a loss event for the limiter.
+package limiterhttp
 
 import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/limitscope/limitscope/limiter"
 )
 
 // Middleware admits each request through gate. A request over the limit (and
@@ -11,7 +16,7 @@ import (
 // Retry-After header of retryAfter rounded up to whole seconds (at least 1),
 // so well-behaved clients back off instead of retrying at once. A handler
 // answering 5xx counts as a loss event.
-func Middleware(gate *Gate, retryAfter time.Duration, next http.Handler) http.Handler {
+func Middleware(gate *limiter.Gate, retryAfter time.Duration, next http.Handler) http.Handler {
 	secs := int((retryAfter + time.Second - 1) / time.Second)
 	if secs < 1 {
 		secs = 1
@@ -25,16 +30,16 @@ func Middleware(gate *Gate, retryAfter time.Duration, next http.Handler) http.Ha
 			return
 		}
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		outcome := Ignore
+		outcome := limiter.Ignore
 		defer func() { p.Release(outcome) }()
 		next.ServeHTTP(sw, r)
 		switch {
 		case r.Context().Err() != nil:
-			outcome = Ignore
+			outcome = limiter.Ignore
 		case sw.status >= 500:
-			outcome = Dropped
+			outcome = limiter.Dropped
 		default:
-			outcome = Success
+			outcome = limiter.Success
 		}
 	})
 }
