@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
-	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
@@ -75,7 +74,7 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 	f.StringArrayVar(&o.sweeps, "sweep", nil, "sweep a parameter, PARAM=FROM:TO:STEP or PARAM=V1,V2 (repeatable; params: "+strings.Join(tune.Names, ", ")+")")
 	f.StringVar(&o.format, "format", "text", "headless output: text or json")
 	f.StringVar(&o.paramsFile, "params", "", "baseline parameters from a JSON or YAML file (as w writes)")
-	f.DurationVar(&o.sampleWindow, "sample-window", sim.DefaultSampleWindow, "the limiter's sample window (coarser trace intervals are replayed as several observations)")
+	f.DurationVar(&o.sampleWindow, "sample-window", tune.DefaultSampleWindow, "the limiter's sample window (coarser trace intervals are replayed as several observations)")
 	f.DurationVar(&o.window, "window", 0, "diagnose window for the verdict of each what-if; 0 (the default) adapts it to the data")
 	f.StringVar(&o.out, "out", "limitscope-params", "file stem w writes to (.json, .yaml, .go)")
 	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii")
@@ -98,7 +97,7 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 const MaxTuneSamples = 8_000_000
 
 func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) bool) error {
-	mode, err := sim.ParseMode(o.mode)
+	mode, err := tune.ParseMode(o.mode)
 	if err != nil {
 		return usageError(fmt.Errorf("--mode %q: %w", o.mode, err))
 	}
@@ -153,7 +152,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 		}
 		return usageError(fmt.Errorf("--target %q: no such target in %s; it has: %s", safetext.Echo(target), safetext.Echo(path), names))
 	}
-	rec, err := sim.Prepare(target, mine)
+	rec, err := tune.Prepare(target, mine)
 	if err != nil {
 		return usageError(fmt.Errorf("%s: %w", path, err))
 	}
@@ -168,7 +167,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 	limT, limV := rec.RecordedLimit()
 	m := tui.NewTune(tui.TuneOptions{
 		Title: fmt.Sprintf("%s · %s · %d samples", path, target, rec.Len()), Baseline: base, Mode: mode, Chart: chart,
-		Run: func(p tune.Params, mode sim.Mode) tune.Row {
+		Run: func(p tune.Params, mode tune.Mode) tune.Row {
 			o2 := opt
 			o2.Mode = mode
 			return tune.Run(rec, p, o2)
@@ -201,7 +200,7 @@ func recordedRTT(s []trace.Sample) ([]time.Time, []float64) {
 	return ts, vs
 }
 
-func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *sim.Recorded, base tune.Params, axes []tune.Axis, opt tune.Options) error {
+func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *tune.Recorded, base tune.Params, axes []tune.Axis, opt tune.Options) error {
 	sets := tune.Grid(base, axes)
 	for _, p := range sets {
 		if err := p.Validate(); err != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/limitscope/limitscope/diagnose"
-	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tune"
@@ -368,8 +367,8 @@ func tuneOpts() TuneOptions {
 	return TuneOptions{
 		Title:    "rtt.csv · orders · 1200 samples",
 		Baseline: tune.Defaults(),
-		Mode:     sim.ClosedLoop,
-		Run: func(p tune.Params, mode sim.Mode) tune.Row {
+		Mode:     tune.ClosedLoop,
+		Run: func(p tune.Params, mode tune.Mode) tune.Row {
 			var s []trace.Sample
 			for i := 0; i < 300; i++ {
 				x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second)}
@@ -444,7 +443,7 @@ func TestTuneKeys(t *testing.T) {
 		t.Fatalf("min_limit 0 accepted or unexplained: %v %q", tm.params.MinLimit, tm.msg)
 	}
 	m = step(m, keys("m")[0])
-	if m.(TuneModel).mode != sim.OpenLoop {
+	if m.(TuneModel).mode != tune.OpenLoop {
 		t.Fatal("m must toggle the mode")
 	}
 	m = step(m, keys("w")[0])

@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/tune"
 )
@@ -22,9 +21,9 @@ import (
 type TuneOptions struct {
 	Title    string
 	Baseline tune.Params
-	Mode     sim.Mode
+	Mode     tune.Mode
 	// Run replays the trace with p in a mode.
-	Run func(p tune.Params, mode sim.Mode) tune.Row
+	Run func(p tune.Params, mode tune.Mode) tune.Row
 	// Write saves p and returns what it wrote.
 	Write func(p tune.Params) (string, error)
 	// RTT is the recorded RTT series; RecordedLimit the recorded limit
@@ -55,7 +54,7 @@ type TuneModel struct {
 	keys     tuneKeys
 	help     help.Model
 	params   tune.Params
-	mode     sim.Mode
+	mode     tune.Mode
 	cursor   int
 	typing   string
 	cur      tune.Row
@@ -163,10 +162,10 @@ func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.set(name, roundTo(v+step, step))
 	case key.Matches(msg, m.keys.Mode):
-		if m.mode == sim.OpenLoop {
-			m.mode = sim.ClosedLoop
+		if m.mode == tune.OpenLoop {
+			m.mode = tune.ClosedLoop
 		} else {
-			m.mode = sim.OpenLoop
+			m.mode = tune.OpenLoop
 		}
 		m.msg = "mode: " + m.mode.String() + " loop"
 		bp, mode, run := m.opt.Baseline, m.mode, m.opt.Run
@@ -220,7 +219,7 @@ func (m TuneModel) View() string {
 	}
 	var b strings.Builder
 	mode := "closed loop: the candidate runs against a downstream model fitted to the trace"
-	if m.mode == sim.OpenLoop {
+	if m.mode == tune.OpenLoop {
 		mode = "open loop: recorded RTTs replayed as they were — blind to how a different limit would change them"
 	}
 	b.WriteString(fit(titleStyle.Render("limitscope · tune · "+safetext.Terminal(m.opt.Title)), m.width) + "\n")

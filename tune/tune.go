@@ -1,6 +1,7 @@
 // Package tune answers "which settings should I deploy?": it replays a
-// recorded RTT trace through limiter.Gradient with candidate parameters
-// (limiter/sim's open- or closed-loop what-if), judges each what-if series
+// recorded RTT trace through limiter.Gradient with candidate parameters (the
+// open- or closed-loop what-if of whatif.go: Prepare, Recorded.Replay),
+// judges each what-if series
 // with the diagnose classifier, sweeps parameter ranges on every core and
 // recommends the highest utilisation that neither overloads nor oscillates.
 // It also reads and writes parameter files (JSON, YAML, a Go literal).
@@ -23,7 +24,6 @@ import (
 
 	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/limiter"
-	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -255,7 +255,7 @@ type Row struct {
 
 // Options of a run.
 type Options struct {
-	Mode sim.Mode
+	Mode Mode
 	// SampleWindow is the limiter's sample window (default 100 ms).
 	SampleWindow time.Duration
 	// Window is the diagnose window for the verdict (default 5 min).
@@ -263,9 +263,9 @@ type Options struct {
 }
 
 // Run replays the trace with p and judges the what-if series.
-func Run(rec *sim.Recorded, p Params, opt Options) Row {
+func Run(rec *Recorded, p Params, opt Options) Row {
 	if opt.SampleWindow <= 0 {
-		opt.SampleWindow = sim.DefaultSampleWindow
+		opt.SampleWindow = DefaultSampleWindow
 	}
 	w := rec.ReplayWindow(p.Gradient(), p.Cap, opt.Mode, opt.SampleWindow)
 	d := diagnose.Classify(rec.Target, w.Samples, diagnose.Options{Window: opt.Window})
@@ -359,7 +359,7 @@ func Grid(base Params, axes []Axis) []Params {
 
 // Sweep runs every parameter set on all cores; progress (optional) is called
 // after each run. Rows come back in the order of sets.
-func Sweep(rec *sim.Recorded, sets []Params, opt Options, progress func(done, total int)) []Row {
+func Sweep(rec *Recorded, sets []Params, opt Options, progress func(done, total int)) []Row {
 	rows := make([]Row, len(sets))
 	jobs := make(chan int)
 	var wg sync.WaitGroup

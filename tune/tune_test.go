@@ -37,13 +37,13 @@ func TestSweepOverAnOscillatingTraceRecommendsLowerSmoothing(t *testing.T) {
 	if d := diagnose.Classify("orders", samples, diagnose.Options{}); d.Class != diagnose.Oscillating {
 		t.Fatalf("the recorded trace should oscillate, got %s", d.Class)
 	}
-	rec, err := sim.Prepare("orders", samples)
+	rec, err := Prepare("orders", samples)
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := Defaults()
 	base.Smoothing = 1
-	opt := Options{Mode: sim.ClosedLoop, SampleWindow: 75 * time.Millisecond}
+	opt := Options{Mode: ClosedLoop, SampleWindow: 75 * time.Millisecond}
 	baseline := Run(rec, base, opt)
 	ax, err := ParseAxis("smoothing=0.05:1:0.05")
 	if err != nil {
@@ -106,11 +106,11 @@ func TestParseAxisAndValidate(t *testing.T) {
 
 var (
 	bigOnce sync.Once
-	big     *sim.Recorded
+	big     *Recorded
 )
 
 // hourAt1kHz is an hour of RTT samples at 1 kHz (3.6 M).
-func hourAt1kHz(b *testing.B) *sim.Recorded {
+func hourAt1kHz(b *testing.B) *Recorded {
 	bigOnce.Do(func() {
 		t0 := time.Unix(1764410400, 0)
 		s := make([]trace.Sample, 3_600_000)
@@ -120,7 +120,7 @@ func hourAt1kHz(b *testing.B) *sim.Recorded {
 			x.Set(trace.FieldInFlight, float64(30+i%11))
 			s[i] = x
 		}
-		r, err := sim.Prepare("x", s)
+		r, err := Prepare("x", s)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func BenchmarkSweep20ValuesOverAnHourAt1kHz(b *testing.B) {
 	if len(sets) != 20 {
 		b.Fatalf("%d sets", len(sets))
 	}
-	for _, m := range []sim.Mode{sim.OpenLoop, sim.ClosedLoop} {
+	for _, m := range []Mode{OpenLoop, ClosedLoop} {
 		b.Run(m.String(), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				Sweep(rec, sets, Options{Mode: m}, nil)

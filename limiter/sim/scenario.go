@@ -153,13 +153,15 @@ func Parse(b []byte, name string) (Scenario, error) {
 	if err := dec.Decode(&sc); err != nil {
 		return Scenario{}, fmt.Errorf("scenario %s: %w", name, err)
 	}
-	if err := sc.normalise(); err != nil {
+	if err := sc.Normalise(); err != nil {
 		return Scenario{}, fmt.Errorf("scenario %s: %w", name, err)
 	}
 	return sc, nil
 }
 
-func (sc *Scenario) normalise() error {
+// Normalise fills the defaults of a scenario built in code and checks it, as
+// Parse does for a file; Run expects a normalised scenario.
+func (sc *Scenario) Normalise() error {
 	if sc.Duration <= 0 {
 		return errors.New("duration must be positive")
 	}

@@ -13,8 +13,8 @@
 // while the downstream still does the work. RTT is measured from dispatch to
 // response, never including the wait for a slot in the limiter.
 //
-// The package also replays recorded RTT traces through limiter.Gradient
-// (what-if tuning) and defines the metrics of a run; see Result.
+// The package also defines the metrics of a run (see Result), which the
+// what-if replay in package tune reports too.
 package sim
 
 import (
@@ -22,6 +22,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/loghist"
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/trace"
 )
@@ -164,83 +165,6 @@ func (q *fifo[T]) pop() T {
 	return v
 }
 
-// Latency histograms are log-bucketed: the bucket is the float64 exponent
-// and the top 6 mantissa bits of the latency in ns, 64 buckets per octave
-// (≤ 1.1 % resolution) without a logarithm per sample. Latencies are whole
-// ns from 1 to 2⁶³, 63 octaves, so 64·64 buckets (32 KiB of counters) cover
-// them all.
-const (
-	histBuckets = 64 * 64
-	histFirst   = 1023 << 6 // the bucket of 1 ns
-)
-
-// histBucket is the bucket of a latency in ns (below 1 ns counts as 1).
-func histBucket(ns int64) int {
-	if ns < 1 {
-		ns = 1
-	}
-	return int(math.Float64bits(float64(ns))>>46 - histFirst)
-}
-
-// histMid is the midpoint of bucket b in ns.
-func histMid(b int) float64 {
-	lo := math.Float64frombits(uint64(b+histFirst) << 46)
-	hi := math.Float64frombits(uint64(b+histFirst+1) << 46)
-	return (lo + hi) / 2
-}
-
-// weightedHist is latencyHist with a weight per observation (what-if
-// replay weights RTTs by throughput).
-type weightedHist struct {
-	weights [histBuckets]float64
-}
-
-// quantile returns the weighted q-quantile in nanoseconds.
-func (h *weightedHist) quantile(q float64) float64 {
-	total := 0.0
-	for _, w := range h.weights {
-		total += w
-	}
-	if total == 0 {
-		return 0
-	}
-	rank, c := q*total, 0.0
-	for b, w := range h.weights {
-		c += w
-		if c >= rank {
-			return histMid(b)
-		}
-	}
-	return 0
-}
-
-// latencyHist is a histogram of latencies (see histBucket).
-type latencyHist struct {
-	counts [histBuckets]int64
-	n      int64
-}
-
-func (h *latencyHist) add(ns int64) {
-	h.counts[histBucket(ns)]++
-	h.n++
-}
-
-// quantileMs returns the q-quantile in milliseconds (bucket midpoint).
-func (h *latencyHist) quantileMs(q float64) float64 {
-	if h.n == 0 {
-		return 0
-	}
-	rank := int64(math.Ceil(q * float64(h.n)))
-	var c int64
-	for b, n := range h.counts {
-		c += n
-		if c >= rank {
-			return histMid(b) / 1e6
-		}
-	}
-	return 0
-}
-
 // noiseTable holds exp(σ·z) for 4096 equally likely standard-normal z (the
 // midpoints of 4096 quantile bins), so drawing lognormal noise is one random
 // index instead of an exp and a normal draw. The tails beyond the 1/8192
@@ -290,7 +214,7 @@ type runner struct {
 	deadline    int64
 
 	// accounting
-	hist        *latencyHist
+	hist        *loghist.Counts
 	noise       *noiseTable
 	usefulNs    float64
 	capacityNs  float64
@@ -317,7 +241,7 @@ func newRunner(sc Scenario, lim limiter.Limiter, opt Options) *runner {
 		seed = opt.Seed
 	}
 	r := &runner{sc: sc, lim: lim, opt: opt, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		hist: &latencyHist{}, noise: newNoiseTable(sc.Downstream.LatencySigma)}
+		hist: &loghist.Counts{}, noise: newNoiseTable(sc.Downstream.LatencySigma)}
 	r.res.Limiter = opt.Name
 	r.end = int64(sc.Duration)
 	r.timeout = int64(sc.Client.Timeout)
@@ -567,7 +491,7 @@ func (r *runner) timeoutHead() {
 // congestion marks a shed or timed-out request.
 func (r *runner) respond(rtt int64, lost, congestion bool, inFlight int32) {
 	r.lim.Observe(r.at(r.now), time.Duration(rtt), int(inFlight), lost)
-	r.hist.add(rtt)
+	r.hist.Add(rtt)
 	r.minLatSum += float64(rtt)
 	r.minLatN++
 	if lost {
@@ -639,6 +563,6 @@ func (r *runner) finish() {
 	if r.capacityNs > 0 {
 		r.res.Utilisation = r.usefulNs / r.capacityNs
 	}
-	r.res.P50Ms = r.hist.quantileMs(0.50)
-	r.res.P99Ms = r.hist.quantileMs(0.99)
+	r.res.P50Ms = r.hist.QuantileMs(0.50)
+	r.res.P99Ms = r.hist.QuantileMs(0.99)
 }

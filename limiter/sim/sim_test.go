@@ -24,7 +24,7 @@ func stepScenario() Scenario {
 			{At: Duration(20 * time.Minute), Capacity: f(24)},
 		},
 	}
-	if err := sc.normalise(); err != nil {
+	if err := sc.Normalise(); err != nil {
 		panic(err)
 	}
 	return sc

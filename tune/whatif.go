@@ -1,4 +1,4 @@
-package sim
+package tune
 
 import (
 	"errors"
@@ -7,7 +7,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/loghist"
 	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -371,7 +373,7 @@ type WhatIf struct {
 // A trace rarely shows how a downstream degrades past capacity, so this is
 // an assumption: a downstream that collapses faster does less than predicted
 // under settings that overload it.
-const ReplayKnee = DefaultKnee
+const ReplayKnee = sim.DefaultKnee
 
 // DefaultSampleWindow is the limiter's sample window assumed by Replay when
 // the trace is coarser: a recorded interval is replayed as interval/window
@@ -657,7 +659,7 @@ func (st *replayStats) openChunk(from int, lims []float32, mins []time.Duration)
 type replayStats struct {
 	r                 *Recorded
 	res               WhatIf
-	hist              *weightedHist
+	hist              *loghist.Weighted
 	acc               sums
 	run               histRun
 	minute, minuteEnd int // the current span in r.minutes, and its last sample
@@ -684,13 +686,13 @@ type histRun struct {
 
 // observe adds one observation: its RTT, the capacity it kept busy and its
 // throughput (requests per ms).
-func observe(a sums, run histRun, h *weightedHist, rtt, busy, thr float64) (sums, histRun) {
+func observe(a sums, run histRun, h *loghist.Weighted, rtt, busy, thr float64) (sums, histRun) {
 	a.util += busy
 	if thr > 0 {
 		a.lat += rtt * thr
 		a.w += thr
-		if b := histBucket(int64(rtt * 1e6)); b != run.b {
-			h.weights[run.b] += run.w
+		if b := loghist.Bucket(int64(rtt * 1e6)); b != run.b {
+			h.W[run.b] += run.w
 			run = histRun{b, thr}
 		} else {
 			run.w += thr
@@ -712,7 +714,7 @@ func newReplayStats(r *Recorded, mode Mode) *replayStats {
 	if span := r.ns[n-1]; span > 0 && n > 1 {
 		step = max(1, int(float64(n)/(float64(span)/1e9)))
 	}
-	st := &replayStats{r: r, res: WhatIf{Mode: mode}, hist: &weightedHist{}, step: step, minuteEnd: r.minutes[0].end}
+	st := &replayStats{r: r, res: WhatIf{Mode: mode}, hist: &loghist.Weighted{}, step: step, minuteEnd: r.minutes[0].end}
 	st.lims = make([]float64, 0, n/step+1)
 	st.res.Samples = make([]trace.Sample, 0, n/step+1)
 	return st
@@ -766,8 +768,8 @@ func (st *replayStats) boundary(i int, N, L, rtt float64, minRTT time.Duration) 
 func (st *replayStats) finish() WhatIf {
 	res := st.res
 	res.Utilisation = st.acc.util / st.r.capSum
-	st.hist.weights[st.run.b] += st.run.w
-	res.P99Ms = st.hist.quantile(0.99) / 1e6
+	st.hist.W[st.run.b] += st.run.w
+	res.P99Ms = st.hist.Quantile(0.99) / 1e6
 	res.Deferred = st.acc.deferred
 	if st.oscN > 0 {
 		sort.Float64s(st.lims)

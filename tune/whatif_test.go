@@ -1,37 +1,37 @@
-package sim
+package tune
 
 import (
 	"math"
 	"reflect"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/limitscope/limitscope/limiter"
+	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
 )
 
 // recordedRun simulates a gradient limiter with smoothing s on a scenario
 // and returns the run.
-func recordedRun(sc Scenario, s float64) Result {
+func recordedRun(sc sim.Scenario, s float64) sim.Result {
 	return runWith(sc, &limiter.Gradient{Smoothing: s}, 0)
 }
 
-func runWith(sc Scenario, g *limiter.Gradient, cap int) Result {
-	return Run(sc, &limiter.Windowed{Limiter: g, Window: 100 * time.Millisecond, MinSamples: 20}, Options{Name: "x", Cap: cap})
+func runWith(sc sim.Scenario, g *limiter.Gradient, cap int) sim.Result {
+	return sim.Run(sc, &limiter.Windowed{Limiter: g, Window: 100 * time.Millisecond, MinSamples: 20}, sim.Options{Name: "x", Cap: cap})
 }
 
-func validationScenario() Scenario {
+func validationScenario() sim.Scenario {
 	// demand above capacity throughout, so the capacity is identifiable;
 	// capacity steps so the settings matter
-	sc := Scenario{Duration: Duration(21 * time.Minute), Seed: 11, Schedule: []Step{
+	sc := sim.Scenario{Duration: sim.Duration(21 * time.Minute), Seed: 11, Schedule: []sim.Step{
 		{At: 0, Capacity: f(30), BaseLatency: d(20 * time.Millisecond), Demand: f(4000)},
-		{At: Duration(7 * time.Minute), Capacity: f(60)},
-		{At: Duration(14 * time.Minute), Capacity: f(20)},
+		{At: sim.Duration(7 * time.Minute), Capacity: f(60)},
+		{At: sim.Duration(14 * time.Minute), Capacity: f(20)},
 	}}
 	sc.Downstream.ShedAt = 3
 	sc.Downstream.LatencySigma = 0.1
-	if err := sc.normalise(); err != nil {
+	if err := sc.Normalise(); err != nil {
 		panic(err)
 	}
 	return sc
@@ -39,7 +39,7 @@ func validationScenario() Scenario {
 
 func TestOpenLoopFeedsRecordedRTTs(t *testing.T) {
 	sc := validationScenario()
-	sc.Duration = Duration(3 * time.Minute)
+	sc.Duration = sim.Duration(3 * time.Minute)
 	rec, err := Prepare("x", recordedRun(sc, 0.2).Samples)
 	if err != nil {
 		t.Fatal(err)
@@ -80,24 +80,8 @@ func swingingTrace(n, lossEvery int) []trace.Sample {
 	return s
 }
 
-// bigRecorded is an hour at 1 kHz (3.6 M samples).
-func bigRecorded(b *testing.B) *Recorded {
-	b.Helper()
-	r, err := Prepare("x", swingingTrace(3_600_000, 0))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return r
-}
-
-var (
-	bigOnce sync.Once
-	big     *Recorded
-)
-
 func BenchmarkWhatIf3600kSamples(b *testing.B) {
-	bigOnce.Do(func() { big = bigRecorded(b) })
-	r := big
+	r := hourAt1kHz(b)
 	for _, m := range []Mode{OpenLoop, ClosedLoop} {
 		b.Run(m.String(), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
@@ -121,3 +105,6 @@ func TestPipelinedOpenLoopEqualsTheGeneralLoop(t *testing.T) {
 		t.Fatalf("pipelined open loop differs:\n%+v\n%+v", fast.Utilisation, slow.Utilisation)
 	}
 }
+
+func f(v float64) *float64            { return &v }
+func d(v time.Duration) *sim.Duration { x := sim.Duration(v); return &x }

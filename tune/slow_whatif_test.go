@@ -3,7 +3,7 @@
 // Slow, single-threaded simulation tests: make test runs this file without
 // the race detector (a second pass), where it is ten times faster.
 
-package sim
+package tune
 
 import (
 	"math"
