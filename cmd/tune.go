@@ -71,21 +71,17 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 	f := c.Flags()
 	f.StringVar(&o.target, "target", "", "which target of the file (default: the first)")
 	f.StringVar(&o.mode, "mode", "closed", "closed or open loop")
-	f.StringArrayVar(&o.sweeps, "sweep", nil, "sweep a parameter, PARAM=FROM:TO:STEP or PARAM=V1,V2 (repeatable; params: "+strings.Join(tune.Names, ", ")+")")
+	f.StringArrayVar(&o.sweeps, "sweep", nil, "sweep a parameter, PARAM=FROM:TO:STEP or PARAM=V1,V2 (repeatable; params: "+strings.Join(tune.Names(), ", ")+")")
 	f.StringVar(&o.format, "format", "text", "headless output: text or json")
 	f.StringVar(&o.paramsFile, "params", "", "baseline parameters from a JSON or YAML file (as w writes)")
 	f.DurationVar(&o.sampleWindow, "sample-window", tune.DefaultSampleWindow, "the limiter's sample window (coarser trace intervals are replayed as several observations)")
 	f.DurationVar(&o.window, "window", 0, "diagnose window for the verdict of each what-if; 0 (the default) adapts it to the data")
 	f.StringVar(&o.out, "out", "limitscope-params", "file stem w writes to (.json, .yaml, .go)")
 	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii")
-	f.Float64Var(&o.base.Smoothing, "smoothing", o.base.Smoothing, "baseline smoothing (the weight of the new target)")
-	f.Float64Var(&o.base.MinLimit, "min-limit", o.base.MinLimit, "baseline minimum limit")
-	f.Float64Var(&o.base.MaxLimit, "max-limit", o.base.MaxLimit, "baseline maximum limit")
-	f.Float64Var(&o.base.Cap, "cap", 0, "baseline static safety cap (0: none)")
-	f.DurationVar((*time.Duration)(&o.base.RTTWindow), "rtt-window", time.Duration(o.base.RTTWindow), "baseline min-RTT window")
-	f.Float64Var(&o.base.GradientFloor, "gradient-floor", o.base.GradientFloor, "baseline gradient floor")
-	f.Float64Var(&o.base.GrowthThreshold, "growth-threshold", o.base.GrowthThreshold, "baseline growth threshold")
-	f.Float64Var(&o.base.LossBackoff, "loss-backoff", o.base.LossBackoff, "baseline loss backoff")
+	for i := range tune.Table {
+		k := &tune.Table[i]
+		f.Var(tune.FlagValue{Param: k, Params: &o.base}, k.Flag, "baseline: "+k.Help)
+	}
 	_ = c.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions([]string{"closed", "open"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return c

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/tune"
@@ -31,11 +32,6 @@ type TuneOptions struct {
 	RTTTimes, LimitTimes []time.Time
 	RTT, RecordedLimit   []float64
 	Chart                ChartStyle
-}
-
-var tuneSteps = map[string]float64{
-	"smoothing": 0.05, "min_limit": 1, "max_limit": 10, "cap": 10, "rtt_window": 10,
-	"gradient_floor": 0.05, "growth_threshold": 0.05, "loss_backoff": 0.05,
 }
 
 type tuneKeys struct {
@@ -125,7 +121,7 @@ func (m TuneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	name := tune.Names[m.cursor]
+	k := &tune.Table[m.cursor]
 	s := msg.String()
 	if (len(s) == 1 && (s[0] >= '0' && s[0] <= '9' || s[0] == '.')) || (m.typing != "" && (msg.Type == tea.KeyBackspace || msg.Type == tea.KeyEnter || msg.Type == tea.KeyEsc)) {
 		switch msg.Type {
@@ -134,13 +130,13 @@ func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case tea.KeyEsc:
 			m.typing = ""
 		case tea.KeyEnter:
-			v, err := strconv.ParseFloat(m.typing, 64)
+			v, err := k.Parse(m.typing)
 			m.typing = ""
 			if err != nil {
-				m.msg = "not a number"
+				m.msg = err.Error()
 				return m, nil
 			}
-			return m.set(name, v)
+			return m.set(k.Name, v)
 		default:
 			m.typing += s
 		}
@@ -151,16 +147,16 @@ func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.quitting = true
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Up):
-		m.cursor = (m.cursor + len(tune.Names) - 1) % len(tune.Names)
+		m.cursor = (m.cursor + len(tune.Table) - 1) % len(tune.Table)
 	case key.Matches(msg, m.keys.Down):
-		m.cursor = (m.cursor + 1) % len(tune.Names)
+		m.cursor = (m.cursor + 1) % len(tune.Table)
 	case key.Matches(msg, m.keys.Dec), key.Matches(msg, m.keys.Inc):
-		v, _ := m.params.Get(name)
-		step := tuneSteps[name]
+		v, _ := m.params.Get(k.Name)
+		step := k.Step
 		if key.Matches(msg, m.keys.Dec) {
 			step = -step
 		}
-		return m.set(name, roundTo(v+step, step))
+		return m.set(k.Name, roundTo(v+step, step))
 	case key.Matches(msg, m.keys.Mode):
 		if m.mode == tune.OpenLoop {
 			m.mode = tune.ClosedLoop
@@ -260,7 +256,7 @@ func (m TuneModel) View() string {
 	b.WriteString("\n" + m.results())
 	status := m.msg
 	if m.typing != "" {
-		status = fmt.Sprintf("%s = %s▌ (enter to set, esc to cancel)", tune.Names[m.cursor], m.typing)
+		status = fmt.Sprintf("%s = %s▌ (enter to set, esc to cancel)", tune.Table[m.cursor].Name, m.typing)
 	} else if m.running {
 		status = "re-running…"
 	}
@@ -269,32 +265,27 @@ func (m TuneModel) View() string {
 	return clampLines(b.String(), m.height, m.width)
 }
 
-func fmtParam(p tune.Params, name string) string {
-	v, _ := p.Get(name)
-	switch name {
-	case "rtt_window":
-		return (time.Duration(v * float64(time.Second))).String()
-	case "cap":
-		if v == 0 {
-			return "none"
-		}
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
-
 func (m TuneModel) panel(w, h int) string {
 	var lines []string
 	lines = append(lines, headerStyle.Render(pad("parameter", 18)+padLeft("value", 8)+padLeft("base", 8)))
-	for i, name := range tune.Names {
-		v := fmtParam(m.params, name)
-		bv := fmtParam(m.opt.Baseline, name)
-		line := pad(strings.ReplaceAll(name, "_", " "), 18) + padLeft(v, 8) + dimStyle.Render(padLeft(bv, 8))
+	for i := range tune.Table {
+		k := &tune.Table[i]
+		cur, _ := m.params.Get(k.Name)
+		base, _ := m.opt.Baseline.Get(k.Name)
+		v, bv := k.Format(cur), k.Format(base)
+		label := strings.ReplaceAll(k.Name, "_", " ")
+		line := pad(label, 18) + padLeft(v, 8) + dimStyle.Render(padLeft(bv, 8))
 		if i == m.cursor {
-			line = selStyle.Render(pad(strings.ReplaceAll(name, "_", " "), 18)+padLeft(v, 8)) + dimStyle.Render(padLeft(bv, 8))
+			line = selStyle.Render(pad(label, 18)+padLeft(v, 8)) + dimStyle.Render(padLeft(bv, 8))
 		}
 		lines = append(lines, fit(line, w))
 	}
-	lines = append(lines, "", dimStyle.Render(fit("smoothing: the weight of the new", w)), dimStyle.Render(fit("target; higher oscillates more", w)))
+	// what the chosen knob does, wrapped to the panel
+	sel := &tune.Table[m.cursor]
+	lines = append(lines, "")
+	for _, l := range strings.Split(ansi.Wordwrap(strings.ReplaceAll(sel.Name, "_", " ")+": "+sel.Help, w, " "), "\n") {
+		lines = append(lines, dimStyle.Render(fit(l, w)))
+	}
 	return clampLines(strings.Join(lines, "\n"), h, w)
 }
 

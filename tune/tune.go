@@ -8,238 +8,17 @@
 package tune
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/limitscope/limitscope/diagnose"
-	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/trace"
 )
-
-// Params are the gradient limiter's knobs, as a deployment sets them.
-type Params struct {
-	// Smoothing is the weight of the new target (higher reacts faster and
-	// oscillates more).
-	Smoothing       float64  `json:"smoothing" yaml:"smoothing"`
-	MinLimit        float64  `json:"min_limit" yaml:"min_limit"`
-	MaxLimit        float64  `json:"max_limit" yaml:"max_limit"`
-	Cap             float64  `json:"cap" yaml:"cap"`
-	RTTWindow       Duration `json:"rtt_window" yaml:"rtt_window"`
-	GradientFloor   float64  `json:"gradient_floor" yaml:"gradient_floor"`
-	GrowthThreshold float64  `json:"growth_threshold" yaml:"growth_threshold"`
-	LossBackoff     float64  `json:"loss_backoff" yaml:"loss_backoff"`
-}
-
-// Duration is a time.Duration written as "2m0s" in JSON and YAML.
-type Duration time.Duration
-
-// MarshalJSON writes the duration as a string.
-func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
-
-// UnmarshalJSON reads "2m" or a number of seconds.
-func (d *Duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err == nil {
-		v, err := time.ParseDuration(s)
-		if err != nil {
-			return fmt.Errorf("%q is not a duration like \"2m\"", s)
-		}
-		*d = Duration(v)
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("%s is not a duration", b)
-	}
-	*d = Duration(f * float64(time.Second))
-	return nil
-}
-
-// MarshalYAML writes the duration as a string.
-func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
-
-// UnmarshalYAML reads "2m".
-func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
-	v, err := time.ParseDuration(n.Value)
-	if err != nil {
-		return fmt.Errorf("line %d: %q is not a duration like \"2m\"", n.Line, n.Value)
-	}
-	*d = Duration(v)
-	return nil
-}
-
-// Defaults are the seed's parameters (no cap).
-func Defaults() Params {
-	return Params{Smoothing: limiter.DefaultSmoothing, MinLimit: limiter.DefaultMinLimit, MaxLimit: limiter.DefaultMaxLimit,
-		RTTWindow: Duration(limiter.DefaultRTTWindow), GradientFloor: limiter.DefaultGradientFloor,
-		GrowthThreshold: limiter.DefaultGrowthThreshold, LossBackoff: limiter.DefaultLossBackoff}
-}
-
-// floatParams are the plain-number parameters by name; rtt_window (a
-// duration, in seconds by name) is the one other.
-var floatParams = []struct {
-	name  string
-	field func(*Params) *float64
-}{
-	{"smoothing", func(p *Params) *float64 { return &p.Smoothing }},
-	{"min_limit", func(p *Params) *float64 { return &p.MinLimit }},
-	{"max_limit", func(p *Params) *float64 { return &p.MaxLimit }},
-	{"cap", func(p *Params) *float64 { return &p.Cap }},
-	{"gradient_floor", func(p *Params) *float64 { return &p.GradientFloor }},
-	{"growth_threshold", func(p *Params) *float64 { return &p.GrowthThreshold }},
-	{"loss_backoff", func(p *Params) *float64 { return &p.LossBackoff }},
-}
-
-// Names lists the parameters as --sweep and the tune view name them.
-var Names = []string{"smoothing", "min_limit", "max_limit", "cap", "rtt_window", "gradient_floor", "growth_threshold", "loss_backoff"}
-
-func (p *Params) float(name string) *float64 {
-	for _, f := range floatParams {
-		if f.name == name {
-			return f.field(p)
-		}
-	}
-	return nil
-}
-
-// Get returns a parameter by name (rtt_window in seconds).
-func (p *Params) Get(name string) (float64, bool) {
-	if name == "rtt_window" {
-		return time.Duration(p.RTTWindow).Seconds(), true
-	}
-	if f := p.float(name); f != nil {
-		return *f, true
-	}
-	return 0, false
-}
-
-// Set sets a parameter by name (rtt_window in seconds).
-func (p *Params) Set(name string, v float64) bool {
-	if name == "rtt_window" {
-		p.RTTWindow = Duration(v * float64(time.Second))
-		return true
-	}
-	f := p.float(name)
-	if f == nil {
-		return false
-	}
-	*f = v
-	return true
-}
-
-// Validate says what is out of range, in words.
-func (p Params) Validate() error {
-	bad := func(name string, v float64, why string) error {
-		return fmt.Errorf("%s = %v: %s", name, v, why)
-	}
-	switch {
-	case !(p.Smoothing > 0 && p.Smoothing <= 1):
-		return bad("smoothing", p.Smoothing, "must be in (0, 1]: the weight of the new target")
-	case !(p.MinLimit >= 1):
-		return bad("min_limit", p.MinLimit, "must be at least 1")
-	case !(p.MaxLimit >= p.MinLimit):
-		return bad("max_limit", p.MaxLimit, "must be at least min_limit")
-	case p.Cap < 0 || math.IsNaN(p.Cap):
-		return bad("cap", p.Cap, "must be 0 (none) or positive")
-	case p.RTTWindow <= 0:
-		return bad("rtt_window", time.Duration(p.RTTWindow).Seconds(), "must be positive")
-	case !(p.GradientFloor > 0 && p.GradientFloor <= 1):
-		return bad("gradient_floor", p.GradientFloor, "must be in (0, 1]")
-	case !(p.GrowthThreshold > 0):
-		return bad("growth_threshold", p.GrowthThreshold, "must be positive")
-	case !(p.LossBackoff > 0 && p.LossBackoff <= 1):
-		return bad("loss_backoff", p.LossBackoff, "must be in (0, 1]")
-	}
-	return nil
-}
-
-// Gradient returns a fresh limiter with these parameters.
-func (p Params) Gradient() *limiter.Gradient {
-	return &limiter.Gradient{Smoothing: p.Smoothing, MinLimit: p.MinLimit, MaxLimit: p.MaxLimit, RTTWindow: time.Duration(p.RTTWindow),
-		GradientFloor: p.GradientFloor, GrowthThreshold: p.GrowthThreshold, LossBackoff: p.LossBackoff}
-}
-
-func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// GoLiteral is the parameters as Go code for a service importing limiter.
-func (p Params) GoLiteral() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "limiter.Gradient{\n\tSmoothing:       %s,\n\tMinLimit:        %s,\n\tMaxLimit:        %s,\n\tRTTWindow:       %s,\n\tGradientFloor:   %s,\n\tGrowthThreshold: %s,\n\tLossBackoff:     %s,\n}",
-		g(p.Smoothing), g(p.MinLimit), g(p.MaxLimit), goDuration(time.Duration(p.RTTWindow)), g(p.GradientFloor), g(p.GrowthThreshold), g(p.LossBackoff))
-	if p.Cap > 0 {
-		fmt.Fprintf(&b, "\n// with limiter.GateConfig{Cap: %s}", g(p.Cap))
-	}
-	return b.String()
-}
-
-func goDuration(d time.Duration) string {
-	switch {
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%d * time.Minute", d/time.Minute)
-	case d%time.Second == 0:
-		return fmt.Sprintf("%d * time.Second", d/time.Second)
-	}
-	return fmt.Sprintf("time.Duration(%d)", int64(d))
-}
-
-// WriteFiles writes the parameters next to stem as stem.json, stem.yaml and
-// stem.go (a Go literal) and returns the paths.
-func (p Params) WriteFiles(stem string) ([]string, error) {
-	js, _ := json.MarshalIndent(p, "", "  ")
-	ym, _ := yaml.Marshal(p)
-	files := map[string][]byte{
-		stem + ".json": append(js, '\n'),
-		stem + ".yaml": ym,
-		stem + ".go":   []byte("// Limiter parameters chosen with limitscope tune.\npackage main\n\nimport (\n\t\"time\"\n\n\t\"github.com/limitscope/limitscope/limiter\"\n)\n\nvar tunedLimiter = &" + p.GoLiteral() + "\n\nvar _ = time.Second\n"),
-	}
-	var out []string
-	for _, name := range []string{stem + ".json", stem + ".yaml", stem + ".go"} {
-		if err := os.WriteFile(name, files[name], 0o644); err != nil {
-			return out, fmt.Errorf("writing parameters: %w", err)
-		}
-		out = append(out, name)
-	}
-	return out, nil
-}
-
-// ReadParams reads a JSON or YAML parameter file (fields left out keep the
-// defaults) and validates it.
-func ReadParams(path string) (Params, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return Params{}, fmt.Errorf("reading parameters: %w", err)
-	}
-	p := Defaults()
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json":
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&p); err != nil {
-			return Params{}, fmt.Errorf("%s: %w", path, err)
-		}
-	default:
-		dec := yaml.NewDecoder(strings.NewReader(string(b)))
-		dec.KnownFields(true)
-		if err := dec.Decode(&p); err != nil {
-			return Params{}, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if err := p.Validate(); err != nil {
-		return Params{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
-}
 
 // Row is one what-if run.
 type Row struct {
@@ -284,21 +63,21 @@ type Axis struct {
 	Values []float64
 }
 
-// ParseAxis reads PARAM=FROM:TO:STEP or PARAM=V1,V2,….
+// ParseAxis reads PARAM=FROM:TO:STEP or PARAM=V1,V2,…; values read as the
+// parameter's flag does (rtt_window=30s:2m:30s, cap=none,50).
 func ParseAxis(s string) (Axis, error) {
 	name, spec, ok := strings.Cut(s, "=")
-	name = strings.TrimSpace(strings.ReplaceAll(name, "-", "_"))
-	var probe Params
-	if _, known := probe.Get(name); !ok || !known {
-		return Axis{}, fmt.Errorf("%q: want PARAM=FROM:TO:STEP or PARAM=V1,V2 with PARAM one of %s", s, strings.Join(Names, ", "))
+	k, known := Lookup(name)
+	if !ok || !known {
+		return Axis{}, fmt.Errorf("%q: want PARAM=FROM:TO:STEP or PARAM=V1,V2 with PARAM one of %s", s, strings.Join(Names(), ", "))
 	}
-	a := Axis{Param: name}
+	a := Axis{Param: k.Name}
 	if parts := strings.Split(spec, ":"); len(parts) == 3 {
 		var v [3]float64
 		for i, p := range parts {
-			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-				return Axis{}, fmt.Errorf("%q: %q is not a finite number", s, p)
+			f, err := k.Parse(p)
+			if err != nil {
+				return Axis{}, fmt.Errorf("%q: %w", s, err)
 			}
 			v[i] = f
 		}
@@ -315,9 +94,9 @@ func ParseAxis(s string) (Axis, error) {
 		return a, nil
 	}
 	for _, p := range strings.Split(spec, ",") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return Axis{}, fmt.Errorf("%q: %q is not a finite number", s, p)
+		f, err := k.Parse(p)
+		if err != nil {
+			return Axis{}, fmt.Errorf("%q: %w", s, err)
 		}
 		a.Values = append(a.Values, f)
 	}

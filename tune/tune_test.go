@@ -65,7 +65,7 @@ func TestSweepOverAnOscillatingTraceRecommendsLowerSmoothing(t *testing.T) {
 
 func TestParamsFilesRoundTrip(t *testing.T) {
 	p := Defaults()
-	p.Smoothing, p.Cap, p.RTTWindow = 0.15, 120, Duration(90*time.Second)
+	p.Smoothing, p.Cap, p.RTTWindow = 0.15, 120, sim.Duration(90*time.Second)
 	files, err := p.WriteFiles(filepath.Join(t.TempDir(), "params"))
 	if err != nil || len(files) != 3 {
 		t.Fatal(err)
@@ -151,5 +151,55 @@ func TestNoRecommendationFromInsufficientData(t *testing.T) {
 	r := Recommend(rows, nil)
 	if r.Found || !strings.Contains(r.Reason, "insufficient-data") {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// Every knob reads its values one way, from the one table: --sweep takes
+// durations as --rtt-window does, and "none" for the cap.
+func TestTableReadsValuesOneWay(t *testing.T) {
+	cases := []struct {
+		axis string
+		want []float64
+	}{
+		{"rtt_window=10s,30s", []float64{10, 30}},
+		{"rtt-window=30s:2m:30s", []float64{30, 60, 90, 120}},
+		{"rtt_window=45,1m", []float64{45, 60}},
+		{"cap=none,50", []float64{0, 50}},
+		{"smoothing=0.1:0.3:0.1", []float64{0.1, 0.2, 0.3}},
+	}
+	for _, c := range cases {
+		a, err := ParseAxis(c.axis)
+		if err != nil || !reflect.DeepEqual(a.Values, c.want) {
+			t.Errorf("%s: %v %v, want %v", c.axis, a.Values, err, c.want)
+		}
+	}
+	for _, bad := range []string{"rtt_window=soon", "smoothing=none", "cap=1:x:1"} {
+		if _, err := ParseAxis(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	p := Defaults()
+	k, _ := Lookup("rtt_window")
+	fv := FlagValue{Param: k, Params: &p}
+	if err := fv.Set("2m"); err != nil || p.RTTWindow != sim.Duration(2*time.Minute) || fv.String() != "2m0s" || fv.Type() != "duration" {
+		t.Fatalf("--rtt-window 2m: %v %v %q", err, p.RTTWindow, fv.String())
+	}
+	if err := fv.Set("soon"); err == nil || !strings.Contains(err.Error(), "not a duration") {
+		t.Fatalf("--rtt-window soon: %v", err)
+	}
+	// every row reaches the limiter or the gate, and its default is the
+	// limiter's
+	g := Defaults().Gradient()
+	d := limiter.NewGradient()
+	if g.Smoothing != d.Smoothing || g.RTTWindow != d.RTTWindow || g.GrowthThreshold != d.GrowthThreshold || g.MaxLimit != d.MaxLimit {
+		t.Fatalf("defaults differ from the limiter's: %+v vs %+v", g, d)
+	}
+	for _, k := range Table {
+		if k.Name == "" || k.Flag == "" || k.Help == "" || k.Step <= 0 || k.Field == "" {
+			t.Errorf("row %q is incomplete: %+v", k.Name, k)
+		}
+		if (k.apply == nil) != k.GateField {
+			t.Errorf("row %q: only a gate field has no apply", k.Name)
+		}
 	}
 }

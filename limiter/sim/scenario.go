@@ -2,6 +2,7 @@ package sim
 
 import (
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,8 +13,32 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Duration is a time.Duration that reads from YAML as "20m", "1.5s".
+// Duration is a time.Duration written as text in YAML and JSON ("20m",
+// "1.5s"): the one duration type of scenario and parameter files. JSON also
+// accepts a number of seconds.
 type Duration time.Duration
+
+// MarshalJSON writes the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// UnmarshalJSON reads "2m" or a number of seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a duration (like \"20m\" or \"1.5s\")", s)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("%s is not a duration (like \"20m\" or \"1.5s\")", b)
+	}
+	*d = Duration(f * float64(time.Second))
+	return nil
+}
 
 // UnmarshalYAML parses a Go duration string.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
