@@ -101,14 +101,15 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	if o.window != 0 && o.window < diagnose.MinWindow || o.window < 0 {
 		return usageError(fmt.Errorf("--window %v: must be 0 (auto) or at least %v", o.window, diagnose.MinWindow))
 	}
-	if !validFormat(o.format) {
-		return usageError(fmt.Errorf("--format %q: use one of %s", o.format, strings.Join(diagnose.Formats, ", ")))
+	if o.format, err = diagnose.ParseFormat(o.format); err != nil {
+		return usageError(fmt.Errorf("--format: %w", err))
 	}
 	type out struct{ format, path string }
 	var outs []out
 	for _, spec := range o.outputs {
 		format, path, ok := strings.Cut(spec, "=")
-		if !ok || path == "" || !validFormat(format) {
+		format, ferr := diagnose.ParseFormat(format)
+		if !ok || path == "" || ferr != nil {
 			return usageError(fmt.Errorf("--output %q: want FORMAT=PATH with FORMAT one of %s", spec, strings.Join(diagnose.Formats, ", ")))
 		}
 		outs = append(outs, out{format, path})
@@ -263,15 +264,6 @@ func readEach(path string, ios *IOStreams, push func(trace.Sample)) error {
 		}
 		push(s)
 	}
-}
-
-func validFormat(f string) bool {
-	for _, x := range diagnose.Formats {
-		if x == f {
-			return true
-		}
-	}
-	return f == "md"
 }
 
 // targetNames collects the first 20 distinct target names seen, for an

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/limitscope/limitscope/diagnose"
 )
 
 // IOStreams is the I/O a command may touch, injected so commands run in tests
@@ -15,8 +17,8 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
-	// OutTTY and ErrTTY say whether Out and ErrOut are terminals.
-	OutTTY, ErrTTY bool
+	// OutTTY says whether Out is a terminal.
+	OutTTY bool
 	// NoColor is set by NO_COLOR (any value) or a non-terminal Out.
 	NoColor bool
 	// Getenv reads the environment (tests inject one).
@@ -37,19 +39,20 @@ func SystemIO() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		OutTTY:  outTTY,
-		ErrTTY:  term.IsTerminal(int(os.Stderr.Fd())),
 		NoColor: noColor || !outTTY,
 		Getenv:  os.Getenv,
 	}
 }
 
-// Exit codes, documented in the root help and the README.
+// Exit codes, documented in the root help and the README: one list, the
+// diagnosis's own codes (diagnose.ExitClean, ExitFailed = 1, ExitNoVerdict)
+// among them.
 const (
-	ExitOK       = 0 // success; for diagnose: no fail-on verdict
-	ExitFindings = 1 // diagnose: a fail-on verdict was found
-	ExitUsage    = 2 // usage or input error
-	ExitNoData   = 3 // diagnose: nothing could be evaluated; record: nothing recorded
-	ExitOutput   = 4 // a report could not be written (disk full, permissions)
+	ExitOK          = diagnose.ExitClean     // success; for diagnose: no fail-on verdict
+	ExitUsage       = 2                      // usage or input error
+	ExitNoData      = diagnose.ExitNoVerdict // diagnose: nothing could be evaluated; record: nothing recorded
+	ExitOutput      = 4                      // a report could not be written (disk full, permissions)
+	ExitInterrupted = 130                    // simulate stopped by SIGINT or SIGTERM (the rows so far are printed)
 )
 
 // ExitError carries an exit code with an optional message.

@@ -54,14 +54,18 @@ func (o *liveOptions) register(c *cobra.Command) {
 	f.StringVar(&o.prom, "prom", "", "read a fleet from this Prometheus server's HTTP API instead of scraping targets")
 	f.StringVar(&o.selector, "selector", "", `with --prom: label matchers for every query, e.g. '{job="api"}'`)
 	f.DurationVar(&o.backfill, "backfill", 0, "with --prom: first load this much history with query_range")
-	f.StringArrayVar(&o.promQueries, "prom-query", nil, "with --prom: explicit PromQL per series, FIELD=QUERY (fields: limit, in_flight, rtt_min_ms, rtt_ms, dropped, rejected)")
+	f.StringArrayVar(&o.promQueries, "prom-query", nil, "with --prom: explicit PromQL per series, FIELD=QUERY (fields: "+columnList()+")")
 	_ = c.RegisterFlagCompletionFunc("preset", cobra.FixedCompletions(scrape.PresetNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("rtt-unit", cobra.FixedCompletions([]string{"s", "ms", "us", "ns"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
-var fieldByName = map[string]trace.Field{
-	"limit": trace.FieldLimit, "in_flight": trace.FieldInFlight, "rtt_min_ms": trace.FieldRTTMin,
-	"rtt_ms": trace.FieldRTT, "dropped": trace.FieldDropped, "rejected": trace.FieldRejected,
+// columnList names every trace field, for help and errors.
+func columnList() string {
+	var names []string
+	for _, f := range trace.Columns() {
+		names = append(names, f.Name())
+	}
+	return strings.Join(names, ", ")
 }
 
 // mapping returns the chosen mapping, or nil for auto-detection.
@@ -139,9 +143,9 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 		queries := map[trace.Field]string{}
 		for _, q := range o.promQueries {
 			name, expr, ok := strings.Cut(q, "=")
-			f, known := fieldByName[strings.TrimSpace(name)]
+			f, known := trace.ParseField(strings.TrimSpace(name))
 			if !ok || !known || strings.TrimSpace(expr) == "" {
-				return nil, usageError(fmt.Errorf("--prom-query %q: want FIELD=PROMQL with FIELD one of limit, in_flight, rtt_min_ms, rtt_ms, dropped, rejected", q))
+				return nil, usageError(fmt.Errorf("--prom-query %q: want FIELD=PROMQL with FIELD one of %s", q, columnList()))
 			}
 			queries[f] = expr
 		}
@@ -165,25 +169,12 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 
 // statusLine summarises sources for a one-line progress report.
 func statusLine(sts []scrape.Status) string {
-	up, down, stale, targets := 0, 0, 0, 0
-	var reasons []string
-	for _, s := range sts {
-		targets += len(s.Targets)
-		switch s.State {
-		case scrape.StateUp:
-			up++
-		case scrape.StateDown:
-			down++
-			reasons = append(reasons, safetext.Terminal(s.Reason))
-		case scrape.StateStale:
-			stale++
-		}
-	}
-	line := fmt.Sprintf("endpoints %d up, %d down, %d stale; %d targets", up, down, stale, targets)
-	if len(reasons) > 0 {
-		line += " — " + reasons[0]
-		if len(reasons) > 1 {
-			line += fmt.Sprintf(" (+%d more)", len(reasons)-1)
+	m := scrape.Summarize(sts)
+	line := fmt.Sprintf("endpoints %d up, %d down, %d stale; %d targets", m.Up, m.Down, m.Stale, m.Targets)
+	if len(m.Reasons) > 0 {
+		line += " — " + safetext.Terminal(m.Reasons[0])
+		if len(m.Reasons) > 1 {
+			line += fmt.Sprintf(" (+%d more)", len(m.Reasons)-1)
 		}
 	}
 	return line

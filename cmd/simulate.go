@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/decimal"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
@@ -133,7 +134,7 @@ func runSimulate(io *IOStreams, o *simulateOptions) error {
 	if o.format == "json" {
 		out := simulateJSON{Scenario: sc.Name, DurationS: time.Duration(sc.Duration).Seconds()}
 		for _, r := range results {
-			out.Results = append(out.Results, simulateJSONR{r.Limiter, round(r.Utilisation, 4), round(r.P50Ms, 2), round(r.P99Ms, 2), r.OverloadEpisodes, r.Deferred})
+			out.Results = append(out.Results, simulateJSONR{r.Limiter, decimal.Round(r.Utilisation, 4), decimal.Round(r.P50Ms, 2), decimal.Round(r.P99Ms, 2), r.OverloadEpisodes, r.Deferred})
 		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
@@ -162,10 +163,6 @@ func runSimulate(io *IOStreams, o *simulateOptions) error {
 	}
 	return interrupted(complete)
 }
-
-// ExitInterrupted is the exit code of a run stopped by SIGINT or SIGTERM
-// before it finished (128 + SIGINT, as shells report it).
-const ExitInterrupted = 130
 
 func interrupted(complete bool) error {
 	if complete {
@@ -205,12 +202,4 @@ func human(n int64) string {
 		return fmt.Sprintf("%.0fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
-}
-
-func round(v float64, digits int) float64 {
-	p := 1.0
-	for i := 0; i < digits; i++ {
-		p *= 10
-	}
-	return float64(int64(v*p+0.5)) / p
 }

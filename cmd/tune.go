@@ -159,7 +159,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 	if !ios.OutTTY {
 		return usageError(fmt.Errorf("the interactive tuning view needs a terminal; pass --sweep PARAM=… for a headless run"))
 	}
-	rttT, rttV := recordedRTT(mine)
+	rttT, rttV := rec.RecordedRTT()
 	limT, limV := rec.RecordedLimit()
 	m := tui.NewTune(tui.TuneOptions{
 		Title: fmt.Sprintf("%s · %s · %d samples", path, target, rec.Len()), Baseline: base, Mode: mode, Chart: chart,
@@ -182,18 +182,6 @@ func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) b
 	js, _ := json.MarshalIndent(p, "", "  ")
 	fmt.Fprintf(ios.Out, "chosen parameters:\n%s\n\n%s\n", js, p.GoLiteral())
 	return nil
-}
-
-func recordedRTT(s []trace.Sample) ([]time.Time, []float64) {
-	step := max(1, len(s)/4000)
-	var ts []time.Time
-	var vs []float64
-	for i := 0; i < len(s); i += step {
-		if v, ok := s[i].Value(trace.FieldRTT); ok {
-			ts, vs = append(ts, s[i].Time), append(vs, v)
-		}
-	}
-	return ts, vs
 }
 
 func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *tune.Recorded, base tune.Params, axes []tune.Axis, opt tune.Options) error {

@@ -158,7 +158,7 @@ func TestCalibrationConfusionMatrix(t *testing.T) {
 			total += confusion[l][c]
 		}
 		for c, n := range confusion[l] {
-			if rank(c) == 0 && c != Insufficient {
+			if Rank(c) == 0 && c != Insufficient {
 				total += n
 			}
 		}

@@ -58,10 +58,11 @@ const (
 	SevCritical Severity = "critical"
 )
 
-// rank orders verdicts for the whole-series verdict: the most severe class
-// present wins, so a trace healthy for 20 minutes and then degraded is
-// degraded.
-func rank(c Class) int {
+// Rank orders verdicts by how much they need attention (4 degraded … 1
+// healthy, 0 for the rest): the whole-series verdict is the highest present,
+// so a trace healthy for 20 minutes and then degraded is degraded, and
+// dashboards list the worst targets first.
+func Rank(c Class) int {
 	switch c {
 	case Degraded:
 		return 4
@@ -657,7 +658,7 @@ func (s *Stream) limitSince(from, to int64) float64 {
 // lastVerdict returns the index of the last verdict finding, or -1.
 func lastVerdict(fs []Finding) int {
 	for i := len(fs) - 1; i >= 0; i-- {
-		if rank(fs[i].Class) > 0 {
+		if Rank(fs[i].Class) > 0 {
 			return i
 		}
 	}
@@ -734,7 +735,7 @@ func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Findin
 			}
 			return fs
 		}
-		if rank(c) > 0 && rank(f.Class) > 0 {
+		if Rank(c) > 0 && Rank(f.Class) > 0 {
 			break // a verdict episode only extends the previous verdict episode
 		}
 	}

@@ -21,11 +21,12 @@ const Schema = "limitscope.diagnosis/v1"
 // DefaultFailOn are the classes that fail a CI job unless told otherwise.
 var DefaultFailOn = []Class{Degraded, Oscillating}
 
-// Exit codes of a diagnosis.
+// Exit codes of a diagnosis; the command adds its own (usage, output) to
+// these, in one list in cmd.
 const (
-	ExitClean    = 0 // no fail-on class found
-	ExitFailed   = 1 // a fail-on class found
-	ExitNoVerdit = 3 // nothing could be evaluated
+	ExitClean     = 0 // no fail-on class found
+	ExitFailed    = 1 // a fail-on class found
+	ExitNoVerdict = 3 // nothing could be evaluated
 )
 
 // Report is a diagnosis of every target of one source, ready to render.
@@ -116,7 +117,7 @@ func (r *Report) exitCode() int {
 	case failed:
 		return ExitFailed
 	case evaluated == 0:
-		return ExitNoVerdit
+		return ExitNoVerdict
 	}
 	return ExitClean
 }
@@ -124,15 +125,33 @@ func (r *Report) exitCode() int {
 // Formats lists the report formats.
 var Formats = []string{"text", "json", "markdown", "junit", "github", "html"}
 
+// ParseFormat reads a report format name ("md" is markdown), naming the
+// formats when it is none of them.
+func ParseFormat(s string) (string, error) {
+	if s == "md" {
+		return "markdown", nil
+	}
+	for _, f := range Formats {
+		if f == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown report format %q: use one of %s", s, strings.Join(Formats, ", "))
+}
+
 // Render writes the report in format to w. For github, summaryPath (the
 // $GITHUB_STEP_SUMMARY file, or "") receives the Markdown report appended.
 func (r *Report) Render(w io.Writer, format string, summary io.Writer) error {
+	format, err := ParseFormat(format)
+	if err != nil {
+		return err
+	}
 	switch format {
 	case "text":
 		return r.Text(w)
 	case "json":
 		return r.JSON(w)
-	case "markdown", "md":
+	case "markdown":
 		return r.Markdown(w)
 	case "junit":
 		return r.JUnit(w)
@@ -141,7 +160,7 @@ func (r *Report) Render(w io.Writer, format string, summary io.Writer) error {
 	case "html":
 		return r.HTML(w)
 	}
-	return fmt.Errorf("unknown report format %q (formats: %s)", format, strings.Join(Formats, ", "))
+	return nil
 }
 
 // JSON writes the limitscope.diagnosis/v1 document (no raw control or
@@ -264,7 +283,7 @@ func (r *Report) exitWhy() string {
 	switch r.ExitCode {
 	case ExitFailed:
 		return fmt.Sprintf(": a fail-on class was found (%s)", joinClasses(r.FailOn))
-	case ExitNoVerdit:
+	case ExitNoVerdict:
 		return ": nothing could be evaluated"
 	}
 	return fmt.Sprintf(": no fail-on class (%s)", joinClasses(r.FailOn))

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/decimal"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -198,7 +199,7 @@ func (s *Stream) Result() Result {
 	r.Unreachable = s.unreachable()
 	best := Insufficient
 	for c, n := range counts {
-		if n > 0 && rank(c) > rank(best) {
+		if n > 0 && Rank(c) > Rank(best) {
 			best = c
 		}
 	}
@@ -237,18 +238,18 @@ func (s *Stream) partialSamples(from int64) int {
 func (s *Stream) stats(judged, windows int) Stats {
 	st := Stats{Dropped: s.dropped, Rejected: s.rejected, Windows: windows, JudgedWindows: judged, WindowS: time.Duration(s.window).Seconds()}
 	if s.n > 0 && s.have&trace.FieldLimit != 0 {
-		st.LimitMean = round2(s.sumLimit / float64(s.n))
+		st.LimitMean = decimal.Round(s.sumLimit/float64(s.n), 2)
 		st.LimitMin, st.LimitMax = s.minLimit, s.maxLimit
 	}
 	if s.nInFlight > 0 {
-		st.InFlightMean = round2(s.sumInFlight / float64(s.nInFlight))
+		st.InFlightMean = decimal.Round(s.sumInFlight/float64(s.nInFlight), 2)
 	}
 	if s.nUtil > 0 {
-		st.Utilisation = round2(s.sumUtil / float64(s.nUtil))
+		st.Utilisation = decimal.Round(s.sumUtil/float64(s.nUtil), 2)
 	}
 	st.RTTMinFirstMs, st.RTTMinLastMs = s.rttFirst, s.rttLast
 	if s.nRTT > 0 {
-		st.RTTMeanMs = round2(s.sumRTT / float64(s.nRTT))
+		st.RTTMeanMs = decimal.Round(s.sumRTT/float64(s.nRTT), 2)
 	}
 	if len(s.intervals) > 0 {
 		iv := append([]float64(nil), s.intervals...)
@@ -287,29 +288,20 @@ func (s *Stream) unreachable() []Unreachable {
 	return u
 }
 
-// round2 rounds to two decimals; values beyond 1e15 have none to round
-// (and v*100 would overflow near the float64 range).
-func round2(v float64) float64 {
-	if math.Abs(v) > 1e15 {
-		return v
-	}
-	return math.Round(v*100) / 100
-}
-
 // describe fills a finding's evidence and recommendation from its strongest
 // window.
 func (s *Stream) describe(f *Finding) {
 	w := f.w
 	since := f.Start.Format(time.RFC3339)
-	v := map[string]float64{"windows": float64(f.windows), "limit_median": round2(w.limitMed), "limit_p10": round2(w.p10), "limit_p90": round2(w.p90)}
+	v := map[string]float64{"windows": float64(f.windows), "limit_median": decimal.Round(w.limitMed, 2), "limit_p10": decimal.Round(w.p10, 2), "limit_p90": decimal.Round(w.p90, 2)}
 	if w.hasUtil {
-		v["utilisation"] = round2(w.util)
-		v["in_flight_median"] = round2(w.inFlightMed)
+		v["utilisation"] = decimal.Round(w.util, 2)
+		v["in_flight_median"] = decimal.Round(w.inFlightMed, 2)
 	}
 	if w.hasRTTMin {
-		v["rtt_min_median_ms"] = round2(w.rttMinMed)
-		v["rtt_min_baseline_ms"] = round2(w.base)
-		v["rtt_min_rise"] = round2(w.rttRise)
+		v["rtt_min_median_ms"] = decimal.Round(w.rttMinMed, 2)
+		v["rtt_min_baseline_ms"] = decimal.Round(w.base, 2)
+		v["rtt_min_rise"] = decimal.Round(w.rttRise, 2)
 	}
 	var sum, rec string
 	switch f.Class {
@@ -329,19 +321,19 @@ func (s *Stream) describe(f *Finding) {
 		rec = fmt.Sprintf("The downstream %q genuinely got slower since %s: page its owner. The limiter is protecting it; raising the limit would only queue more.", s.target, since)
 	case Oscillating:
 		v["swings"] = float64(w.legs)
-		v["band"] = round2(w.band)
+		v["band"] = decimal.Round(w.band, 2)
 		sum = fmt.Sprintf("the limit swung %d times in one window, 10–90%% band %.0f%% of its median %.1f", w.legs, 100*w.band, w.limitMed)
 		rec = "Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)"
 	case StaleRTTMin:
-		v["rtt_median_ms"] = round2(w.rttMed)
+		v["rtt_median_ms"] = decimal.Round(w.rttMed, 2)
 		sum = fmt.Sprintf("min RTT flat at %.1f ms while the RTT ran at %.1f ms (%.1f×) and the limit sank from %.1f to %.1f", w.rttMinMed, w.rttMed, w.rttMed/math.Max(w.rttMinMed, 1e-9), w.limitFirst, w.limitLast)
 		rec = "The min RTT is not being re-probed: use a windowed minimum with forced re-probing (reset every few minutes and briefly lower the limit)."
 	case IdleGrowth:
-		v["in_flight_p90_after"] = round2(w.inFlightP90)
+		v["in_flight_p90_after"] = decimal.Round(w.inFlightP90, 2)
 		sum = fmt.Sprintf("limit at its maximum %.1f while in-flight was %.1f (%.0f%%), then in-flight jumped to %.1f", w.limitMed, w.inFlightMed, 100*w.util, w.inFlightP90)
 		rec = "The limit grew while idle: grow only while in-flight is near the limit (in-flight ≥ 0.8 × limit), so the first burst after a quiet spell does not flood the downstream."
 	case ErrorAcceleration:
-		v["loss_share"] = round2(w.dropFrac)
+		v["loss_share"] = decimal.Round(w.dropFrac, 2)
 		sum = fmt.Sprintf("the limit rose from %.1f to %.1f while loss events were present in %.0f%% of samples and rising", w.limitFirst, w.limitLast, 100*w.dropFrac)
 		rec = "Fast errors are raising the limit: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap above the adaptive limit."
 	}

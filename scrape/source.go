@@ -38,3 +38,36 @@ type Status struct {
 	Targets      []string
 	Preset       string
 }
+
+// Summary counts a set of endpoint statuses, for one-line reports.
+type Summary struct {
+	Up, Down, Stale int
+	// Targets is how many targets the endpoints expose.
+	Targets int
+	// Reasons are the down endpoints' reasons, in order (raw: sanitise
+	// before printing).
+	Reasons []string
+	// LastSuccess is the latest successful scrape of any endpoint.
+	LastSuccess time.Time
+}
+
+// Summarize counts statuses by state.
+func Summarize(sts []Status) Summary {
+	var m Summary
+	for _, s := range sts {
+		m.Targets += len(s.Targets)
+		switch s.State {
+		case StateUp:
+			m.Up++
+		case StateDown:
+			m.Down++
+			m.Reasons = append(m.Reasons, s.Reason)
+		case StateStale:
+			m.Stale++
+		}
+		if s.LastSuccess.After(m.LastSuccess) {
+			m.LastSuccess = s.LastSuccess
+		}
+	}
+	return m
+}

@@ -43,6 +43,35 @@ var fieldNames = []struct {
 	{FieldRejected, "rejected"},
 }
 
+// Columns returns every series in file order.
+func Columns() []Field {
+	out := make([]Field, len(fieldNames))
+	for i, fn := range fieldNames {
+		out[i] = fn.f
+	}
+	return out
+}
+
+// Name is the column name of a single field ("" for a mask of several).
+func (f Field) Name() string {
+	for _, fn := range fieldNames {
+		if fn.f == f {
+			return fn.name
+		}
+	}
+	return ""
+}
+
+// ParseField finds a field by its column name.
+func ParseField(name string) (Field, bool) {
+	for _, fn := range fieldNames {
+		if fn.name == name {
+			return fn.f, true
+		}
+	}
+	return 0, false
+}
+
 // String returns the column names of the fields in f, comma-separated.
 func (f Field) String() string {
 	s := ""

@@ -240,17 +240,7 @@ func severityRank(r diagnose.Row) int {
 	if !r.Judged {
 		return -1
 	}
-	switch r.Class {
-	case diagnose.Degraded:
-		return 4
-	case diagnose.Oscillating:
-		return 3
-	case diagnose.PipelineBound:
-		return 2
-	case diagnose.Healthy:
-		return 1
-	}
-	return 0
+	return diagnose.Rank(r.Class)
 }
 
 // Update handles keys, resizes and repaint ticks.
@@ -436,35 +426,21 @@ func (m Model) header() string {
 	b.WriteString(titleStyle.Render("limitscope · " + m.opt.Title))
 	fmt.Fprintf(&b, " · %d targets", len(m.rows))
 	sts := m.opt.Statuses()
-	up, down, stale := 0, 0, 0
+	sum := scrape.Summarize(sts)
 	var reason string
-	var last time.Time
-	for _, s := range sts {
-		switch s.State {
-		case scrape.StateUp:
-			up++
-		case scrape.StateDown:
-			down++
-			if reason == "" {
-				reason = safetext.Terminal(s.Reason)
-			}
-		case scrape.StateStale:
-			stale++
-		}
-		if s.LastSuccess.After(last) {
-			last = s.LastSuccess
-		}
+	if len(sum.Reasons) > 0 {
+		reason = safetext.Terminal(sum.Reasons[0])
 	}
 	if len(sts) > 0 && m.opt.Player == nil {
-		fmt.Fprintf(&b, " · sources %d up", up)
-		if down > 0 {
-			b.WriteString(errStyle.Render(fmt.Sprintf(", %d down", down)))
+		fmt.Fprintf(&b, " · sources %d up", sum.Up)
+		if sum.Down > 0 {
+			b.WriteString(errStyle.Render(fmt.Sprintf(", %d down", sum.Down)))
 		}
-		if stale > 0 {
-			b.WriteString(errStyle.Render(fmt.Sprintf(", %d stale", stale)))
+		if sum.Stale > 0 {
+			b.WriteString(errStyle.Render(fmt.Sprintf(", %d stale", sum.Stale)))
 		}
-		if !last.IsZero() {
-			fmt.Fprintf(&b, " · scraped %s ago", m.opt.Now().Sub(last).Round(100*time.Millisecond))
+		if !sum.LastSuccess.IsZero() {
+			fmt.Fprintf(&b, " · scraped %s ago", m.opt.Now().Sub(sum.LastSuccess).Round(100*time.Millisecond))
 		}
 	}
 	if p := m.opt.Player; p != nil {

@@ -32,12 +32,9 @@ func (p *PlainPrinter) Print(rows []diagnose.Row) error {
 		}
 		p.last[r.Target] = r.Last.Time
 		fmt.Fprintf(&b, "%s target=%q", r.Last.Time.UTC().Format(time.RFC3339), safetext.Terminal(r.Target))
-		for _, f := range []struct {
-			f    trace.Field
-			name string
-		}{{trace.FieldLimit, "limit"}, {trace.FieldInFlight, "in_flight"}, {trace.FieldRTTMin, "rtt_min_ms"}, {trace.FieldRTT, "rtt_ms"}, {trace.FieldDropped, "dropped"}, {trace.FieldRejected, "rejected"}} {
-			if v, ok := r.Last.Value(f.f); ok {
-				fmt.Fprintf(&b, " %s=%s", f.name, trimZero(v, ""))
+		for _, f := range trace.Columns() {
+			if v, ok := r.Last.Value(f); ok {
+				fmt.Fprintf(&b, " %s=%s", f.Name(), trimZero(v, ""))
 			}
 		}
 		verdict := "judging"

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/limitscope/limitscope/internal/decimal"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/tune"
 )
@@ -156,7 +155,7 @@ func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, m.keys.Dec) {
 			step = -step
 		}
-		return m.set(k.Name, roundTo(v+step, step))
+		return m.set(k.Name, decimal.Snap(v+step, step))
 	case key.Matches(msg, m.keys.Mode):
 		if m.mode == tune.OpenLoop {
 			m.mode = tune.ClosedLoop
@@ -182,15 +181,6 @@ func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
-}
-
-// roundTo snaps v to a multiple of step, without binary-fraction residue
-// (0.95, not 0.9500000000000001).
-func roundTo(v, step float64) float64 {
-	step = math.Abs(step)
-	x := math.Round(v/step) * step
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 10, 64), 64)
-	return r
 }
 
 func (m TuneModel) set(name string, v float64) (tea.Model, tea.Cmd) {

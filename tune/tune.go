@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/internal/decimal"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -48,13 +49,8 @@ func Run(rec *Recorded, p Params, opt Options) Row {
 	}
 	w := rec.ReplayWindow(p.Gradient(), p.Cap, opt.Mode, opt.SampleWindow)
 	d := diagnose.Classify(rec.Target, w.Samples, diagnose.Options{Window: opt.Window})
-	return Row{Params: p, Utilisation: round(w.Utilisation, 4), P99Ms: round(w.P99Ms, 2), OverloadEpisodes: w.OverloadEpisodes,
-		Deferred: math.Round(w.Deferred), OscillationIndex: round(w.OscillationIndex, 2), Verdict: d.Class, Samples: w.Samples}
-}
-
-func round(v float64, n int) float64 {
-	p := math.Pow(10, float64(n))
-	return math.Round(v*p) / p
+	return Row{Params: p, Utilisation: decimal.Round(w.Utilisation, 4), P99Ms: decimal.Round(w.P99Ms, 2), OverloadEpisodes: w.OverloadEpisodes,
+		Deferred: math.Round(w.Deferred), OscillationIndex: decimal.Round(w.OscillationIndex, 2), Verdict: d.Class, Samples: w.Samples}
 }
 
 // Axis is one swept parameter.
@@ -89,7 +85,7 @@ func ParseAxis(s string) (Axis, error) {
 			return Axis{}, fmt.Errorf("%q: %d values; at most 1000", s, n)
 		}
 		for i := 0; i < n; i++ {
-			a.Values = append(a.Values, round(v[0]+float64(i)*v[2], 10))
+			a.Values = append(a.Values, decimal.Round(v[0]+float64(i)*v[2], 10))
 		}
 		return a, nil
 	}

@@ -59,18 +59,29 @@ func (r *Recorded) Span() (time.Time, time.Time) { return r.at(0), r.at(len(r.ns
 // at is the time of sample i.
 func (r *Recorded) at(i int) time.Time { return r.t0.Add(time.Duration(r.ns[i])) }
 
-// RecordedLimit returns the recorded limit series (for the overlay).
-func (r *Recorded) RecordedLimit() ([]time.Time, []float64) {
+// chartPoints is how many points the recorded series are thinned to for
+// a chart: more than any terminal is wide.
+const chartPoints = 4000
+
+// thinned returns every k-th defined value of v with its time, at most
+// about chartPoints of them.
+func (r *Recorded) thinned(v []float64) ([]time.Time, []float64) {
 	var ts []time.Time
 	var vs []float64
-	step := max(1, len(r.ns)/4000)
+	step := max(1, len(r.ns)/chartPoints)
 	for i := 0; i < len(r.ns); i += step {
-		if !math.IsNaN(r.limit[i]) {
-			ts, vs = append(ts, r.at(i)), append(vs, r.limit[i])
+		if !math.IsNaN(v[i]) {
+			ts, vs = append(ts, r.at(i)), append(vs, v[i])
 		}
 	}
 	return ts, vs
 }
+
+// RecordedLimit returns the recorded limit series (for the overlay).
+func (r *Recorded) RecordedLimit() ([]time.Time, []float64) { return r.thinned(r.limit) }
+
+// RecordedRTT returns the recorded RTT series in ms (for the RTT chart).
+func (r *Recorded) RecordedRTT() ([]time.Time, []float64) { return r.thinned(r.rtt) }
 
 // replayPoint is what every replay reads per sample, 20 bytes: replays of
 // millions of samples stream it, so the record is small (a loss is the sign
