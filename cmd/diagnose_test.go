@@ -403,3 +403,27 @@ func TestTuneSaysWhatTheTraceHolds(t *testing.T) {
 		t.Errorf("--target nosuch: exit %d %q", code, errOut)
 	}
 }
+
+// The scraper's configuration errors name its fields; the command names
+// its flags.
+func TestScrapeConfigErrorsNameTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(bad, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"watch", "--plain", "--ca-file", bad, "http://127.0.0.1:1/metrics"}, `--ca-file "` + bad + `": no PEM certificate in it`},
+		{[]string{"watch", "--plain", "--bearer-token-file", filepath.Join(dir, "none"), "http://127.0.0.1:1/metrics"}, "--bearer-token-file: open "},
+		{[]string{"watch", "--plain", "--prom", "http://127.0.0.1:1", "--selector", "{job=}"}, `--selector "{job=}": want label matchers`},
+	}
+	for _, c := range cases {
+		_, errOut, code := run(t, "", c.args...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "Auth.") || strings.Contains(errOut, "PromConfig.") {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+}

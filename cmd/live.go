@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -151,7 +152,7 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 		}
 		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: o.interval, Backfill: o.backfill, Timeout: o.timeout, Auth: o.auth()})
 		if err != nil {
-			return nil, usageError(err)
+			return nil, usageError(asFlagError(err))
 		}
 		return src, nil
 	}
@@ -162,9 +163,33 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 		Interval: o.interval, Timeout: o.timeout, MaxBody: o.maxBody, Mapping: m, Auth: o.auth(),
 	})
 	if err != nil {
-		return nil, usageError(err)
+		return nil, usageError(asFlagError(err))
 	}
 	return src, nil
+}
+
+// flagOf maps the scrape configuration fields to the flags that set them.
+var flagOf = map[string]string{
+	"Auth.CAFile":                "--ca-file",
+	"Auth.BearerTokenFile":       "--bearer-token-file",
+	"Auth.BasicAuthPasswordFile": "--basic-auth-password-file",
+	"PromConfig.URL":             "--prom",
+	"PromConfig.Selector":        "--selector",
+}
+
+// asFlagError names the flag behind a scrape configuration error, so the
+// user reads "--ca-file x.pem: no PEM certificate in it".
+func asFlagError(err error) error {
+	var ce *scrape.ConfigError
+	if errors.As(err, &ce) {
+		if flag, ok := flagOf[ce.Field]; ok {
+			if ce.Value != "" {
+				return fmt.Errorf("%s %q: %w", flag, ce.Value, ce.Err)
+			}
+			return fmt.Errorf("%s: %w", flag, ce.Err)
+		}
+	}
+	return err
 }
 
 // statusLine summarises sources for a one-line progress report.

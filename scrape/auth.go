@@ -3,7 +3,7 @@ package scrape
 import (
 	"crypto/tls"
 	"crypto/x509"
-	"fmt"
+	"errors"
 	"net/http"
 	"os"
 	"strings"
@@ -36,25 +36,25 @@ func (a Auth) load() (credentials, *tls.Config, error) {
 	if a.CAFile != "" {
 		pem, err := os.ReadFile(a.CAFile)
 		if err != nil {
-			return c, nil, fmt.Errorf("--ca-file: %w", err)
+			return c, nil, &ConfigError{Field: "Auth.CAFile", Err: err}
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return c, nil, fmt.Errorf("--ca-file %s: no PEM certificate in it", a.CAFile)
+			return c, nil, &ConfigError{Field: "Auth.CAFile", Value: a.CAFile, Err: errors.New("no PEM certificate in it")}
 		}
 		tlsCfg.RootCAs = pool
 	}
 	if a.BearerTokenFile != "" {
 		b, err := os.ReadFile(a.BearerTokenFile)
 		if err != nil {
-			return c, nil, fmt.Errorf("--bearer-token-file: %w", err)
+			return c, nil, &ConfigError{Field: "Auth.BearerTokenFile", Err: err}
 		}
 		c.token = strings.TrimSpace(string(b))
 	}
 	if a.BasicAuthPasswordFile != "" {
 		b, err := os.ReadFile(a.BasicAuthPasswordFile)
 		if err != nil {
-			return c, nil, fmt.Errorf("--basic-auth-password-file: %w", err)
+			return c, nil, &ConfigError{Field: "Auth.BasicAuthPasswordFile", Err: err}
 		}
 		c.password = strings.TrimRight(string(b), "\r\n")
 	}

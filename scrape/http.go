@@ -344,7 +344,7 @@ func (s *HTTPSource) fetch(ctx context.Context, ep *endpoint) (map[string]*dto.M
 		return nil, fmt.Errorf("%s: reading the body: %s", ep.name, explain(err, ep.url.Host, s.cfg.Timeout))
 	}
 	if int64(len(data)) > s.cfg.MaxBody {
-		return nil, fmt.Errorf("%s: the exposition is larger than %d MiB (raise --max-body)", ep.name, s.cfg.MaxBody>>20)
+		return nil, fmt.Errorf("%s: the exposition is larger than %d MiB (raise the body size limit)", ep.name, s.cfg.MaxBody>>20)
 	}
 	ep.mu.Lock()
 	mp := ep.mapper
@@ -376,7 +376,7 @@ func explain(err error, host string, timeout time.Duration) string {
 	var dnsErr *net.DNSError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		return fmt.Sprintf("no complete answer within %s (raise --timeout, or the target is overloaded)", timeout)
+		return fmt.Sprintf("no complete answer within %s (raise the scrape timeout, or the target is overloaded)", timeout)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Sprintf("connection refused (is the service running and listening on %s?)", host)
 	case errors.As(err, &dnsErr):

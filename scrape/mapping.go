@@ -7,6 +7,7 @@ package scrape
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -639,6 +640,9 @@ func scalar(m *dto.Metric) (float64, bool) {
 	return 0, false
 }
 
+// ErrNoPresetMatch is Detect's error when no preset fits an exposition.
+var ErrNoPresetMatch = errors.New("no preset matches")
+
 // Detect picks the preset that maps the most series of an exposition (a
 // limit series is required), or reports that none fits.
 func Detect(fams map[string]*dto.MetricFamily) (Mapping, error) {
@@ -663,7 +667,7 @@ func Detect(fams map[string]*dto.MetricFamily) (Mapping, error) {
 		}
 	}
 	if bestScore == 0 {
-		return Mapping{}, fmt.Errorf("no preset matches: no limit metric of %s found; pass --preset or --limit-metric", strings.Join(PresetNames()[1:], ", "))
+		return Mapping{}, fmt.Errorf("%w: no limit metric of %s found; choose a preset or name the metrics", ErrNoPresetMatch, strings.Join(PresetNames()[1:], ", "))
 	}
 	return best, nil
 }

@@ -65,7 +65,7 @@ type promQuery struct {
 // NewPromSource builds the queries and the API client.
 func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	if cfg.URL == "" {
-		return nil, errors.New("--prom: a Prometheus URL is needed")
+		return nil, &ConfigError{Field: "PromConfig.URL", Err: errors.New("a Prometheus URL is needed")}
 	}
 	if cfg.Interval <= 0 {
 		cfg.Interval = time.Second
@@ -96,7 +96,7 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	}
 	client, err := api.NewClient(api.Config{Address: cfg.URL, RoundTripper: authTransport{rt, creds}})
 	if err != nil {
-		return nil, fmt.Errorf("--prom %q: %w", Redact(cfg.URL), err)
+		return nil, &ConfigError{Field: "PromConfig.URL", Value: Redact(cfg.URL), Err: err}
 	}
 	s := &PromSource{cfg: cfg, api: v1.NewAPI(client), lastTS: map[string]time.Time{}}
 	s.st = Status{Endpoint: Redact(cfg.URL), State: StatePending, Preset: cfg.Mapping.Name}
@@ -129,7 +129,7 @@ func selectorLabels(sel string) (string, error) {
 		return "", nil
 	}
 	if _, err := ParseMatcher("x{" + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(inner, "!=", "="), "=~", "="), "!~", "=") + "}"); err != nil {
-		return "", fmt.Errorf("--selector %q: want label matchers like {job=\"api\"}", sel)
+		return "", &ConfigError{Field: "PromConfig.Selector", Value: sel, Err: errors.New(`want label matchers like {job="api"}`)}
 	}
 	return inner, nil
 }
@@ -240,7 +240,7 @@ func (s *PromSource) note(err error, n int) {
 	}
 	sort.Strings(s.st.Targets)
 	if n == 0 {
-		s.st.Reason = "the queries returned no series (check --selector)"
+		s.st.Reason = "the queries returned no series (check the selector)"
 	}
 }
 

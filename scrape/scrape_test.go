@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -149,7 +150,7 @@ func TestDetectPicksThePreset(t *testing.T) {
 		}
 	}
 	fams, _ := ParseExposition([]byte("# TYPE up gauge\nup 1\n"), "x")
-	if _, err := Detect(fams); err == nil || !strings.Contains(err.Error(), "--preset") {
+	if _, err := Detect(fams); !errors.Is(err, ErrNoPresetMatch) || !strings.Contains(err.Error(), "choose a preset") {
 		t.Errorf("no preset: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package scrape
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/limitscope/limitscope/trace"
@@ -38,6 +39,25 @@ type Status struct {
 	Targets      []string
 	Preset       string
 }
+
+// ConfigError is a configuration value a source cannot use. Field names the
+// configuration field (Auth.CAFile, PromConfig.Selector); a command maps it
+// to its own flag. Value, when set, is the offending value (already safe to
+// print: URLs redacted).
+type ConfigError struct {
+	Field string
+	Value string
+	Err   error
+}
+
+func (e *ConfigError) Error() string {
+	if e.Value != "" {
+		return fmt.Sprintf("%s %q: %v", e.Field, e.Value, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Field, e.Err)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Summary counts a set of endpoint statuses, for one-line reports.
 type Summary struct {
