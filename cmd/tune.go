@@ -65,7 +65,7 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
   limitscope tune rtt.csv --mode open --params deployed.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runTune(ios, o, args[0], c.Flags().Changed)
+			return runTune(ios, o, args[0])
 		},
 	}
 	f := c.Flags()
@@ -92,7 +92,7 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 // hours at 1 kHz) are under 1 GB.
 const MaxTuneSamples = 8_000_000
 
-func runTune(ios *IOStreams, o *tuneOptions, path string, changed func(string) bool) error {
+func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 	mode, err := tune.ParseMode(o.mode)
 	if err != nil {
 		return usageError(fmt.Errorf("--mode %q: %w", o.mode, err))

@@ -20,16 +20,6 @@ func Classify(target string, samples []trace.Sample, opt Options) Result {
 	return s.Result()
 }
 
-// ClassifyAll groups samples by target (in order of first appearance) and
-// classifies each.
-func ClassifyAll(samples []trace.Sample, opt Options) []Result {
-	c := NewCollector(opt, false)
-	for i := range samples {
-		c.Push(samples[i])
-	}
-	return c.Results()
-}
-
 // Collector classifies samples of many targets as they stream in (a file
 // being read), keeping each target's limit values for sparklines and, when
 // asked, the whole series for charts.

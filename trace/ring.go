@@ -120,23 +120,6 @@ func (st *Store) Version() uint64 {
 	return st.version
 }
 
-// Targets returns the target names in order of first appearance.
-func (st *Store) Targets() []string {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	return append([]string(nil), st.order...)
-}
-
-// Series appends a copy of target's samples to dst, oldest first.
-func (st *Store) Series(dst []Sample, target string) []Sample {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	if r, ok := st.rings[target]; ok {
-		return r.AppendTo(dst)
-	}
-	return dst
-}
-
 // Since appends target's samples at or after t to dst, oldest first.
 func (st *Store) Since(dst []Sample, target string, t time.Time) []Sample {
 	st.mu.RLock()

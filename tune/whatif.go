@@ -53,9 +53,6 @@ type Recorded struct {
 // Len returns the number of samples.
 func (r *Recorded) Len() int { return len(r.ns) }
 
-// Span returns the trace's time span.
-func (r *Recorded) Span() (time.Time, time.Time) { return r.at(0), r.at(len(r.ns) - 1) }
-
 // at is the time of sample i.
 func (r *Recorded) at(i int) time.Time { return r.t0.Add(time.Duration(r.ns[i])) }
 

@@ -292,6 +292,3 @@ func (sc *Scenario) at(t time.Duration) (world, time.Duration) {
 	}
 	return w, next
 }
-
-// CapacityAt returns the downstream's capacity at offset t.
-func (sc *Scenario) CapacityAt(t time.Duration) float64 { w, _ := sc.at(t); return w.capacity }
