@@ -75,7 +75,7 @@ func TestSimulateJSONShapeAndTraceOut(t *testing.T) {
 
 func TestSimulateTextShowsSeedFigures(t *testing.T) {
 	out, _, code := run(t, "", "simulate", "--duration", "30s")
-	if code != 0 || !strings.Contains(out, "seed: util") || !strings.Contains(out, "890 ms") || !strings.Contains(out, "gradient-cap") {
+	if code != 0 || !strings.Contains(out, "published: util") || !strings.Contains(out, "890 ms") || !strings.Contains(out, "gradient-cap") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }

@@ -55,7 +55,7 @@ downstream model to the trace (base latency, capacity via Little's law,
 demand) and runs the candidate against it, so a changed limit changes the
 RTTs it sees, one base latency later.
 
-The baseline is the seed's defaults, or the settings you pass (--smoothing
+The baseline is the gradient limiter's defaults, or the settings you pass (--smoothing
 …, or --params FILE): set them to what is deployed.
 
 Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,

@@ -1,6 +1,6 @@
 // Package diagnose reads the story in a limiter's limit, in-flight and min-RTT
 // series and names it: healthy, pipeline-bound, degraded-downstream,
-// oscillating or insufficient-data, plus the first seed's failure signatures
+// oscillating or insufficient-data, plus the published failure-mode table's signatures
 // (stale-rtt-min, idle-growth, error-acceleration) and standing-queue, each
 // with its time span, the numbers it decided on and a recommendation in plain
 // words. It also renders diagnosis reports (text, JSON, Markdown, JUnit,
@@ -26,7 +26,7 @@ import (
 // Class is a verdict or a failure signature.
 type Class string
 
-// Verdicts (DESIGN.md §1) and failure signatures (the first seed's table).
+// Verdicts (DESIGN.md §1) and failure signatures (the published failure-mode table).
 const (
 	Healthy           Class = "healthy"
 	PipelineBound     Class = "pipeline-bound"
@@ -905,7 +905,7 @@ func (w *windowStats) swings() bool {
 }
 
 // jitter is the move a limit of size l makes anyway: one update of a
-// gradient limiter grows it by √l (the seed's allowance), and an integer
+// gradient limiter grows it by √l (the published algorithm's allowance), and an integer
 // limit moves by whole units, so swings are judged against the larger of
 // √l and floorJitter.
 func jitter(l float64) float64 { return math.Max(floorJitter, math.Sqrt(math.Max(l, 0))) }

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Default parameters of Gradient, the first seed's values.
+// Default parameters of Gradient: the published gradient algorithm's values.
 const (
 	DefaultSmoothing       = 0.2
 	DefaultMinLimit        = 4
@@ -28,7 +28,7 @@ const (
 //
 // and a loss event multiplies the limit by LossBackoff instead.
 //
-// It honours the first seed's implementation rules: the gradient is clamped
+// It honours the published algorithm's implementation rules: the gradient is clamped
 // below so one latency spike cannot collapse the limit; the limit grows only
 // while it is the binding constraint, so quiet periods do not inflate it; errors
 // are loss events, so a downstream failing fast brakes the limit instead of
