@@ -292,7 +292,7 @@ func TestRingAndStore(t *testing.T) {
 	st.Push(Sample{Target: "b"})
 	st.Push(Sample{Target: "a"})
 	st.Push(Sample{})
-	if last, ok := st.Last("default"); !ok || last.Target != "" {
+	if last, ok := st.Last(DefaultTarget); !ok || last.Target != DefaultTarget {
 		t.Fatalf("a sample naming no target is the default target's: %+v %v", last, ok)
 	}
 	if st.Version() != 3 {

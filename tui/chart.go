@@ -38,14 +38,14 @@ func ParseChartStyle(s string) (ChartStyle, bool) {
 type Series struct {
 	Times  []time.Time
 	Values []float64
-	Color  lipgloss.Color
+	Color  lipgloss.TerminalColor
 	Mark   rune // ascii style mark
 }
 
 // RefLine is a dashed horizontal line (floor, cap).
 type RefLine struct {
 	Value float64
-	Color lipgloss.Color
+	Color lipgloss.TerminalColor
 }
 
 // canvas is a pixel grid; each pixel remembers the series that drew it.
@@ -169,7 +169,7 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 			px, py, have = x, y, true
 		}
 	}
-	colorOf := func(id int8) lipgloss.Color {
+	colorOf := func(id int8) lipgloss.TerminalColor {
 		if int(id) <= len(series) {
 			return series[id-1].Color
 		}
@@ -200,14 +200,14 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 		return padLeft(fmtNum(v)+unit, yw-1) + "┤"
 	}
 	for row := 0; row < h; row++ {
-		b.WriteString(axisStyle.Render(label(row)))
+		b.WriteString(styles.Axis.Render(label(row)))
 		var run strings.Builder
-		runColor := lipgloss.Color("")
+		var runColor lipgloss.TerminalColor
 		flush := func() {
 			if run.Len() == 0 {
 				return
 			}
-			if runColor == "" {
+			if runColor == nil {
 				b.WriteString(run.String())
 			} else {
 				b.WriteString(lipgloss.NewStyle().Foreground(runColor).Render(run.String()))
@@ -253,7 +253,7 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 					r = ' '
 				}
 			}
-			col := lipgloss.Color("")
+			var col lipgloss.TerminalColor
 			if top != 0 {
 				col = colorOf(top)
 			}

@@ -423,7 +423,7 @@ func pad(s string, w int) string {
 
 func (m Model) header() string {
 	var b strings.Builder
-	b.WriteString(titleStyle.Render("limitscope · " + m.opt.Title))
+	b.WriteString(styles.Title.Render("limitscope · " + m.opt.Title))
 	fmt.Fprintf(&b, " · %d targets", len(m.rows))
 	sts := m.opt.Statuses()
 	sum := scrape.Summarize(sts)
@@ -434,10 +434,10 @@ func (m Model) header() string {
 	if len(sts) > 0 && m.opt.Player == nil {
 		fmt.Fprintf(&b, " · sources %d up", sum.Up)
 		if sum.Down > 0 {
-			b.WriteString(errStyle.Render(fmt.Sprintf(", %d down", sum.Down)))
+			b.WriteString(styles.Err.Render(fmt.Sprintf(", %d down", sum.Down)))
 		}
 		if sum.Stale > 0 {
-			b.WriteString(errStyle.Render(fmt.Sprintf(", %d stale", sum.Stale)))
+			b.WriteString(styles.Err.Render(fmt.Sprintf(", %d stale", sum.Stale)))
 		}
 		if !sum.LastSuccess.IsZero() {
 			fmt.Fprintf(&b, " · scraped %s ago", m.opt.Now().Sub(sum.LastSuccess).Round(100*time.Millisecond))
@@ -454,7 +454,7 @@ func (m Model) header() string {
 	}
 	line := fit(b.String(), m.width)
 	if reason != "" {
-		line += "\n" + errStyle.Render(fit("down: "+reason, m.width))
+		line += "\n" + styles.Err.Render(fit("down: "+reason, m.width))
 	}
 	return line
 }
@@ -467,11 +467,11 @@ func (m Model) footer() string {
 	} else if f := m.filter.Value(); f != "" {
 		msg = fmt.Sprintf("filter %q · %s", f, msg)
 	}
-	lines = append(lines, fit(dimStyle.Render(safetext.Terminal(msg)), m.width))
+	lines = append(lines, fit(styles.Dim.Render(safetext.Terminal(msg)), m.width))
 	if len(m.opt.Actions) > 0 {
 		var a []string
 		for _, x := range m.opt.Actions {
-			a = append(a, keyStyle.Render(x.Key)+" "+x.Help)
+			a = append(a, styles.Key.Render(x.Key)+" "+x.Help)
 		}
 		lines = append(lines, fit(strings.Join(a, " · "), m.width))
 	}
@@ -481,9 +481,9 @@ func (m Model) footer() string {
 
 func (m Model) fullHelp(h int) string {
 	var b strings.Builder
-	b.WriteString(headerStyle.Render("keys") + "\n\n")
+	b.WriteString(styles.Header.Render("keys") + "\n\n")
 	b.WriteString(m.help.FullHelpView(m.keys.FullHelp()))
-	b.WriteString("\n\n" + dimStyle.Render("Smoothing is the weight of the new target: limit = limit·(1−s) + target·s. Higher reacts faster and oscillates more."))
+	b.WriteString("\n\n" + styles.Dim.Render("Smoothing is the weight of the new target: limit = limit·(1−s) + target·s. Higher reacts faster and oscillates more."))
 	return clampLines(b.String(), h, m.width)
 }
 
@@ -531,7 +531,7 @@ func bar(f float64, w int) string {
 	}
 	f = min(max(f, 0), 1)
 	n := int(f*float64(w) + 0.5)
-	return lipgloss.NewStyle().Foreground(colInFlight).Render(strings.Repeat("█", n)) + dimStyle.Render(strings.Repeat("░", w-n))
+	return lipgloss.NewStyle().Foreground(styles.InFlight).Render(strings.Repeat("█", n)) + styles.Dim.Render(strings.Repeat("░", w-n))
 }
 
 // valueCol renders the newest value of one field, right-aligned.
@@ -592,10 +592,10 @@ func (m Model) overview(h int) string {
 	if sparkW > 0 {
 		hdr += " " + pad("LIMIT "+m.zoom.String(), sparkW)
 	}
-	b.WriteString(headerStyle.Render(fit(hdr, m.width)))
+	b.WriteString(styles.Header.Render(fit(hdr, m.width)))
 	lines := 1
 	if len(m.visible) == 0 {
-		b.WriteString("\n" + dimStyle.Render(fit("  no targets yet — waiting for samples", m.width)))
+		b.WriteString("\n" + styles.Dim.Render(fit("  no targets yet — waiting for samples", m.width)))
 		lines++
 	}
 	start := 0
@@ -610,7 +610,7 @@ func (m Model) overview(h int) string {
 			line += " " + c.cell(m, r, c.width)
 		}
 		if sparkW > 0 {
-			line += " " + lipgloss.NewStyle().Foreground(colLimit).Render(diagnose.Sparkline(m.limitsSince(r.Target, now), sparkW))
+			line += " " + lipgloss.NewStyle().Foreground(styles.Limit).Render(diagnose.Sparkline(m.limitsSince(r.Target, now), sparkW))
 		}
 		line = fit(line, m.width)
 		if vi == m.cursor {
@@ -623,7 +623,7 @@ func (m Model) overview(h int) string {
 	if len(m.visible) > 0 {
 		r := m.rows[m.visible[m.cursor]]
 		if r.Judged {
-			b.WriteString("\n" + fit(dimStyle.Render(safetext.Terminal(r.Target)+": ")+r.Finding.Evidence.Summary, m.width))
+			b.WriteString("\n" + fit(styles.Dim.Render(safetext.Terminal(r.Target)+": ")+r.Finding.Evidence.Summary, m.width))
 			lines++
 		}
 	}
@@ -649,7 +649,7 @@ func (m Model) detailView(r diagnose.Row, h int) string {
 	from := now.Add(-m.zoom)
 	series := m.opt.Board.Series(nil, r.Target, from)
 	var lim, inf, rmin, rtt Series
-	lim.Color, inf.Color, rmin.Color, rtt.Color = colLimit, colInFlight, colRTTMin, colRTT
+	lim.Color, inf.Color, rmin.Color, rtt.Color = styles.Limit, styles.InFlight, styles.RTTMin, styles.RTT
 	lim.Mark, inf.Mark, rmin.Mark, rtt.Mark = '#', '+', 'o', '.'
 	for _, s := range series {
 		if s.Time.After(now) {
@@ -671,13 +671,13 @@ func (m Model) detailView(r diagnose.Row, h int) string {
 	var refs []RefLine
 	if ref, ok := m.opt.Refs[r.Target]; ok {
 		if ref.MinLimit > 0 {
-			refs = append(refs, RefLine{ref.MinLimit, colRef})
+			refs = append(refs, RefLine{ref.MinLimit, styles.Ref})
 		}
 		if ref.Cap > 0 {
-			refs = append(refs, RefLine{ref.Cap, colCap})
+			refs = append(refs, RefLine{ref.Cap, styles.Cap})
 		}
 	} else if r.Floor > 0 {
-		refs = append(refs, RefLine{r.Floor, colRef})
+		refs = append(refs, RefLine{r.Floor, styles.Ref})
 	}
 	var b strings.Builder
 	l := r.Last
@@ -685,7 +685,7 @@ func (m Model) detailView(r diagnose.Row, h int) string {
 	v2, ok2 := l.Value(trace.FieldInFlight)
 	v3, ok3 := l.Value(trace.FieldRTTMin)
 	v4, ok4 := l.Value(trace.FieldRTT)
-	b.WriteString(fit(titleStyle.Render(safetext.Terminal(r.Target))+"  "+badge(r.Class, r.Judged)+
+	b.WriteString(fit(styles.Title.Render(safetext.Terminal(r.Target))+"  "+badge(r.Class, r.Judged)+
 		fmt.Sprintf("  limit %s  in-flight %s  min RTT %s  RTT %s", fmtVal(v1, ok1), fmtVal(v2, ok2), fmtMs(v3, ok3), fmtMs(v4, ok4)), m.width))
 	textLines := 5
 	chartH := h - 1 - textLines - 4
@@ -694,13 +694,13 @@ func (m Model) detailView(r diagnose.Row, h int) string {
 	}
 	topH := chartH * 2 / 3
 	botH := chartH - topH
-	legend := lipgloss.NewStyle().Foreground(colLimit).Render("━ limit") + "  " + lipgloss.NewStyle().Foreground(colInFlight).Render("━ in-flight")
+	legend := lipgloss.NewStyle().Foreground(styles.Limit).Render("━ limit") + "  " + lipgloss.NewStyle().Foreground(styles.InFlight).Render("━ in-flight")
 	if len(refs) > 0 {
-		legend += "  " + dimStyle.Render("╌ floor/cap")
+		legend += "  " + styles.Dim.Render("╌ floor/cap")
 	}
-	b.WriteString("\n" + fit(legend+dimStyle.Render(fmt.Sprintf("   last %s", m.zoom)), m.width))
+	b.WriteString("\n" + fit(legend+styles.Dim.Render(fmt.Sprintf("   last %s", m.zoom)), m.width))
 	b.WriteString("\n" + Chart([]Series{inf, lim}, refs, from, now, m.width, topH, 0, m.opt.Chart, ""))
-	b.WriteString("\n" + fit(lipgloss.NewStyle().Foreground(colRTTMin).Render("━ min RTT")+"  "+lipgloss.NewStyle().Foreground(colRTT).Render("━ RTT (ms)"), m.width))
+	b.WriteString("\n" + fit(lipgloss.NewStyle().Foreground(styles.RTTMin).Render("━ min RTT")+"  "+lipgloss.NewStyle().Foreground(styles.RTT).Render("━ RTT (ms)"), m.width))
 	b.WriteString("\n" + Chart([]Series{rtt, rmin}, nil, from, now, m.width, botH, 0, m.opt.Chart, ""))
 	b.WriteString("\n" + m.timeAxis(r, from, now))
 	lines := 5 + topH + botH
@@ -759,7 +759,7 @@ func (m Model) timeAxis(r diagnose.Row, from, to time.Time) string {
 	right := to.UTC().Format("15:04:05")
 	line := strings.Repeat(" ", yw) + string(axis)
 	lbl := strings.Repeat(" ", yw) + left + strings.Repeat(" ", max(1, w-len(left)-len(right))) + right
-	return axisStyle.Render(fit(line, m.width)) + "\n" + axisStyle.Render(fit(lbl, m.width))
+	return styles.Axis.Render(fit(line, m.width)) + "\n" + styles.Axis.Render(fit(lbl, m.width))
 }
 
 func wrap(s string, w int) []string {

@@ -17,39 +17,68 @@ import (
 	"github.com/limitscope/limitscope/diagnose"
 )
 
-var (
-	colLimit    = lipgloss.Color("39")  // blue
-	colInFlight = lipgloss.Color("214") // orange
-	colRTTMin   = lipgloss.Color("76")  // green
-	colRTT      = lipgloss.Color("245") // grey
-	colRef      = lipgloss.Color("240")
-	colCap      = lipgloss.Color("161")
+// Styles are every colour and text style of the views, built in one place
+// (NewStyles). Colours adapt to the terminal's background (lipgloss picks
+// the light or dark variant), and lipgloss drops them all under NO_COLOR or
+// when the output is not a terminal.
+type Styles struct {
+	// series colours
+	Limit, InFlight, RTTMin, RTT, Rejected, Ref, Cap lipgloss.TerminalColor
+	// verdict colours
+	Good, Bad, Warn, Info, Unknown lipgloss.TerminalColor
 
-	axisStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("244"))
-	titleStyle  = lipgloss.NewStyle().Bold(true)
-	dimStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("244"))
-	headerStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("252"))
-	selStyle    = lipgloss.NewStyle().Reverse(true)
-	errStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("203"))
-	keyStyle    = lipgloss.NewStyle().Bold(true)
-)
+	Axis, Title, Dim, Header, Selected, Err, Key lipgloss.Style
+}
+
+// NewStyles builds the styles.
+func NewStyles() Styles {
+	c := func(light, dark string) lipgloss.TerminalColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	dim := c("242", "244")
+	return Styles{
+		Limit:    c("26", "39"),   // blue
+		InFlight: c("166", "214"), // orange
+		RTTMin:   c("28", "76"),   // green
+		RTT:      c("240", "245"), // grey
+		Rejected: c("125", "205"), // magenta
+		Ref:      c("245", "240"),
+		Cap:      c("161", "161"),
+		Good:     c("28", "76"),
+		Bad:      c("160", "196"),
+		Warn:     c("166", "214"),
+		Info:     c("26", "39"),
+		Unknown:  dim,
+		Axis:     lipgloss.NewStyle().Foreground(dim),
+		Title:    lipgloss.NewStyle().Bold(true),
+		Dim:      lipgloss.NewStyle().Foreground(dim),
+		Header:   lipgloss.NewStyle().Bold(true).Foreground(c("235", "252")),
+		Selected: lipgloss.NewStyle().Reverse(true),
+		Err:      lipgloss.NewStyle().Foreground(c("160", "203")),
+		Key:      lipgloss.NewStyle().Bold(true),
+	}
+}
+
+// styles is the one Styles value the views render with.
+var styles = NewStyles()
+
+// fg renders s in colour c.
+func fg(c lipgloss.TerminalColor, s string) string { return lipgloss.NewStyle().Foreground(c).Render(s) }
 
 // badge renders a verdict as a coloured mark plus its word, readable when
 // colour is off (NO_COLOR): the word and the mark carry the meaning.
 func badge(c diagnose.Class, judged bool) string {
 	if !judged {
-		return dimStyle.Render("… " + "judging")
+		return styles.Dim.Render("… " + "judging")
 	}
-	mark, color := "●", lipgloss.Color("76")
+	mark, color := "●", styles.Good
 	switch c {
 	case diagnose.Degraded:
-		mark, color = "✖", lipgloss.Color("196")
+		mark, color = "✖", styles.Bad
 	case diagnose.Oscillating:
-		mark, color = "≈", lipgloss.Color("214")
+		mark, color = "≈", styles.Warn
 	case diagnose.PipelineBound:
-		mark, color = "◆", lipgloss.Color("39")
+		mark, color = "◆", styles.Info
 	case diagnose.Insufficient:
-		mark, color = "?", lipgloss.Color("244")
+		mark, color = "?", styles.Unknown
 	}
 	return lipgloss.NewStyle().Foreground(color).Bold(true).Render(mark + " " + string(c))
 }

@@ -281,9 +281,9 @@ func TestPlainPrinter(t *testing.T) {
 }
 
 func TestChartStyles(t *testing.T) {
-	s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{0, 10}, Color: colLimit, Mark: '#'}
+	s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{0, 10}, Color: styles.Limit, Mark: '#'}
 	for _, st := range []ChartStyle{Braille, Block, ASCII} {
-		c := Chart([]Series{s}, []RefLine{{5, colRef}}, t0, t0.Add(time.Minute), 30, 6, 0, st, "")
+		c := Chart([]Series{s}, []RefLine{{5, styles.Ref}}, t0, t0.Add(time.Minute), 30, 6, 0, st, "")
 		lines := strings.Split(c, "\n")
 		if len(lines) != 6 {
 			t.Fatalf("style %d: %d lines", st, len(lines))

@@ -208,8 +208,8 @@ func (m TuneModel) View() string {
 	if m.mode == tune.OpenLoop {
 		mode = "open loop: recorded RTTs replayed as they were — blind to how a different limit would change them"
 	}
-	b.WriteString(fit(titleStyle.Render("limitscope · tune · "+safetext.Terminal(m.opt.Title)), m.width) + "\n")
-	b.WriteString(fit(dimStyle.Render(mode), m.width) + "\n")
+	b.WriteString(fit(styles.Title.Render("limitscope · tune · "+safetext.Terminal(m.opt.Title)), m.width) + "\n")
+	b.WriteString(fit(styles.Dim.Render(mode), m.width) + "\n")
 	panelW := 34
 	chartW := m.width - panelW - 1
 	chartsH := m.height - 2 - 2 - 8
@@ -223,20 +223,20 @@ func (m TuneModel) View() string {
 		from, to = m.opt.RTTTimes[0], m.opt.RTTTimes[n-1]
 	}
 	var lim, inf, recLim Series
-	lim.Color, inf.Color, recLim.Color = colLimit, colInFlight, colRef
+	lim.Color, inf.Color, recLim.Color = styles.Limit, styles.InFlight, styles.Ref
 	lim.Mark, inf.Mark, recLim.Mark = '#', '+', '.'
 	for _, s := range m.cur.Samples {
 		lim.Times, lim.Values = append(lim.Times, s.Time), append(lim.Values, s.Limit)
 		inf.Times, inf.Values = append(inf.Times, s.Time), append(inf.Values, s.InFlight)
 	}
 	recLim.Times, recLim.Values = m.opt.LimitTimes, m.opt.RecordedLimit
-	legend := lipgloss.NewStyle().Foreground(colLimit).Render("━ what-if limit") + " " + lipgloss.NewStyle().Foreground(colInFlight).Render("━ in-flight")
+	legend := lipgloss.NewStyle().Foreground(styles.Limit).Render("━ what-if limit") + " " + lipgloss.NewStyle().Foreground(styles.InFlight).Render("━ in-flight")
 	if len(recLim.Values) > 0 {
-		legend += " " + dimStyle.Render("━ recorded limit")
+		legend += " " + styles.Dim.Render("━ recorded limit")
 	}
 	left := []string{fit(legend, chartW), Chart([]Series{recLim, inf, lim}, nil, from, to, chartW, topH, 0, m.opt.Chart, "")}
-	rtt := Series{Times: m.opt.RTTTimes, Values: m.opt.RTT, Color: colRTT, Mark: '.'}
-	left = append(left, fit(lipgloss.NewStyle().Foreground(colRTT).Render("━ recorded RTT (ms)"), chartW), Chart([]Series{rtt}, nil, from, to, chartW, botH, 0, m.opt.Chart, ""))
+	rtt := Series{Times: m.opt.RTTTimes, Values: m.opt.RTT, Color: styles.RTT, Mark: '.'}
+	left = append(left, fit(lipgloss.NewStyle().Foreground(styles.RTT).Render("━ recorded RTT (ms)"), chartW), Chart([]Series{rtt}, nil, from, to, chartW, botH, 0, m.opt.Chart, ""))
 	leftBlock := strings.Join(left, "\n")
 	if panelW > 0 {
 		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, leftBlock, " ", m.panel(panelW, topH+botH+2)))
@@ -250,23 +250,23 @@ func (m TuneModel) View() string {
 	} else if m.running {
 		status = "re-running…"
 	}
-	b.WriteString("\n" + fit(dimStyle.Render(safetext.Terminal(status)), m.width))
+	b.WriteString("\n" + fit(styles.Dim.Render(safetext.Terminal(status)), m.width))
 	b.WriteString("\n" + fit(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
 	return clampLines(b.String(), m.height, m.width)
 }
 
 func (m TuneModel) panel(w, h int) string {
 	var lines []string
-	lines = append(lines, headerStyle.Render(pad("parameter", 18)+padLeft("value", 8)+padLeft("base", 8)))
+	lines = append(lines, styles.Header.Render(pad("parameter", 18)+padLeft("value", 8)+padLeft("base", 8)))
 	for i := range tune.Table {
 		k := &tune.Table[i]
 		cur, _ := m.params.Get(k.Name)
 		base, _ := m.opt.Baseline.Get(k.Name)
 		v, bv := k.Format(cur), k.Format(base)
 		label := strings.ReplaceAll(k.Name, "_", " ")
-		line := pad(label, 18) + padLeft(v, 8) + dimStyle.Render(padLeft(bv, 8))
+		line := pad(label, 18) + padLeft(v, 8) + styles.Dim.Render(padLeft(bv, 8))
 		if i == m.cursor {
-			line = selStyle.Render(pad(label, 18)+padLeft(v, 8)) + dimStyle.Render(padLeft(bv, 8))
+			line = styles.Selected.Render(pad(label, 18)+padLeft(v, 8)) + styles.Dim.Render(padLeft(bv, 8))
 		}
 		lines = append(lines, fit(line, w))
 	}
@@ -274,7 +274,7 @@ func (m TuneModel) panel(w, h int) string {
 	sel := &tune.Table[m.cursor]
 	lines = append(lines, "")
 	for _, l := range strings.Split(ansi.Wordwrap(strings.ReplaceAll(sel.Name, "_", " ")+": "+sel.Help, w, " "), "\n") {
-		lines = append(lines, dimStyle.Render(fit(l, w)))
+		lines = append(lines, styles.Dim.Render(fit(l, w)))
 	}
 	return clampLines(strings.Join(lines, "\n"), h, w)
 }
@@ -288,13 +288,13 @@ func delta(a, b float64, pct bool, lowerBetter bool) string {
 		s = fmt.Sprintf("%+.3g", d)
 	}
 	if d == 0 {
-		return dimStyle.Render("±0")
+		return styles.Dim.Render("±0")
 	}
 	good := (d > 0) != lowerBetter
 	if good {
-		return lipgloss.NewStyle().Foreground(lipgloss.Color("76")).Render(s)
+		return fg(styles.Good, s)
 	}
-	return lipgloss.NewStyle().Foreground(lipgloss.Color("203")).Render(s)
+	return fg(styles.Bad, s)
 }
 
 func (m TuneModel) results() string {
@@ -303,7 +303,7 @@ func (m TuneModel) results() string {
 		return fit(pad(label, 20)+padLeft(cur, 12)+padLeft(base, 12)+"  "+d, m.width)
 	}
 	lines := []string{
-		headerStyle.Render(row("result", "current", "baseline", "Δ")),
+		styles.Header.Render(row("result", "current", "baseline", "Δ")),
 		row("utilisation", fmt.Sprintf("%.1f%%", 100*c.Utilisation), fmt.Sprintf("%.1f%%", 100*b.Utilisation), delta(c.Utilisation, b.Utilisation, true, false)),
 		row("p99 latency", fmt.Sprintf("%.1fms", c.P99Ms), fmt.Sprintf("%.1fms", b.P99Ms), delta(c.P99Ms, b.P99Ms, false, true)),
 		row("overload episodes", fmt.Sprint(c.OverloadEpisodes), fmt.Sprint(b.OverloadEpisodes), delta(float64(c.OverloadEpisodes), float64(b.OverloadEpisodes), false, true)),
