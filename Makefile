@@ -37,8 +37,8 @@ fuzz:
 	$(GO) test ./trace $(FUZZ) -fuzz '^FuzzReadJSONL$$'
 	$(GO) test ./limiter $(FUZZ) -fuzz '^FuzzGradientStaysFiniteAndBounded$$'
 	$(GO) test ./scrape $(FUZZ) -fuzz '^FuzzMapExposition$$'
-	$(GO) test ./diagnose $(FUZZ) -fuzz '^FuzzDiagnose$$'
-	$(GO) test ./diagnose $(FUZZ) -fuzz '^FuzzReportWriters$$'
+	$(GO) test ./report $(FUZZ) -fuzz '^FuzzDiagnose$$'
+	$(GO) test ./report $(FUZZ) -fuzz '^FuzzReportWriters$$'
 	$(GO) test ./safetext $(FUZZ) -fuzz '^FuzzEveryOutputKind$$'
 
 lint:

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
@@ -65,7 +66,7 @@ func (o *dashOptions) board(ios *IOStreams) (*diagnose.Board, error) {
 // done channel closes.
 func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.Options, done <-chan struct{}) error {
 	if o.plain || !ios.OutTTY {
-		p := &tui.PlainPrinter{W: ios.Out}
+		p := &report.PlainPrinter{W: ios.Out}
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
 		lastStatus := ""
@@ -86,7 +87,7 @@ func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.O
 				// the sources' state on stderr when it changes: a refused
 				// endpoint or an unmatched page says why, as the TUI does
 				if opt.Statuses != nil {
-					if line := statusLine(opt.Statuses()); line != lastStatus {
+					if line := report.StatusLine(opt.Statuses()); line != lastStatus {
 						fmt.Fprintf(ios.ErrOut, "%s  %s\n", time.Now().Format("15:04:05"), line)
 						lastStatus = line
 					}

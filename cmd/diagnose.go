@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
@@ -75,14 +76,14 @@ func newDiagnoseCmd(io *IOStreams) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error { return runDiagnose(io, o, args) },
 	}
 	f := c.Flags()
-	f.StringVar(&o.format, "format", "text", "report on stdout: "+strings.Join(diagnose.Formats, "|"))
+	f.StringVar(&o.format, "format", "text", "report on stdout: "+strings.Join(report.Formats, "|"))
 	f.StringArrayVar(&o.outputs, "output", nil, "also write a report, FORMAT=PATH (repeatable)")
 	f.StringVar(&o.failOn, "fail-on", "degraded-downstream,oscillating", "classes that make the exit code 1 (comma-separated; empty for none)")
 	f.DurationVar(&o.window, "window", 0, windowHelp)
 	f.StringVar(&o.target, "target", "", "diagnose only this target")
 	f.DurationVar(&o.duration, "duration", time.Minute, "how long to scrape live targets")
 	o.live.register(c)
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(diagnose.Formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var out []string
 		for _, cl := range diagnose.Classes {
@@ -101,16 +102,16 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	if o.window != 0 && o.window < diagnose.MinWindow || o.window < 0 {
 		return usageError(fmt.Errorf("--window %v: must be 0 (auto) or at least %v", o.window, diagnose.MinWindow))
 	}
-	if o.format, err = diagnose.ParseFormat(o.format); err != nil {
+	if o.format, err = report.ParseFormat(o.format); err != nil {
 		return usageError(fmt.Errorf("--format: %w", err))
 	}
 	type out struct{ format, path string }
 	var outs []out
 	for _, spec := range o.outputs {
 		format, path, ok := strings.Cut(spec, "=")
-		format, ferr := diagnose.ParseFormat(format)
+		format, ferr := report.ParseFormat(format)
 		if !ok || path == "" || ferr != nil {
-			return usageError(fmt.Errorf("--output %q: want FORMAT=PATH with FORMAT one of %s", spec, strings.Join(diagnose.Formats, ", ")))
+			return usageError(fmt.Errorf("--output %q: want FORMAT=PATH with FORMAT one of %s", spec, strings.Join(report.Formats, ", ")))
 		}
 		outs = append(outs, out{format, path})
 	}
@@ -165,7 +166,7 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	for i, a := range args {
 		shown[i] = scrape.Redact(a)
 	}
-	rep := diagnose.NewReport(strings.Join(shown, " "), col.Results(), col.Series(), failOn)
+	rep := report.NewReport(strings.Join(shown, " "), col.Results(), col.Series(), failOn)
 	rep.Limits = col.Limits()
 	rep.Color = ios.OutTTY && !ios.NoColor
 

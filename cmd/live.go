@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/limitscope/limitscope/safetext"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
@@ -192,19 +192,6 @@ func asFlagError(err error) error {
 	return err
 }
 
-// statusLine summarises sources for a one-line progress report.
-func statusLine(sts []scrape.Status) string {
-	m := scrape.Summarize(sts)
-	line := fmt.Sprintf("endpoints %d up, %d down, %d stale; %d targets", m.Up, m.Down, m.Stale, m.Targets)
-	if len(m.Reasons) > 0 {
-		line += " — " + safetext.Terminal(m.Reasons[0])
-		if len(m.Reasons) > 1 {
-			line += fmt.Sprintf(" (+%d more)", len(m.Reasons)-1)
-		}
-	}
-	return line
-}
-
 // signalContext ends on SIGINT or SIGTERM.
 func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
@@ -240,14 +227,14 @@ func collectLive(io *IOStreams, o *liveOptions, urls []string, d time.Duration) 
 			mu.Lock()
 			defer mu.Unlock()
 			if len(out) == 0 {
-				return nil, &ExitError{Code: ExitNoData, Err: fmt.Errorf("no samples in %s: %s", d, statusLine(src.Statuses()))}
+				return nil, &ExitError{Code: ExitNoData, Err: fmt.Errorf("no samples in %s: %s", d, report.StatusLine(src.Statuses()))}
 			}
 			return out, nil
 		case <-tick.C:
 			mu.Lock()
 			n := len(out)
 			mu.Unlock()
-			fmt.Fprintf(io.ErrOut, "scraping %s/%s: %d samples, %s\n", time.Since(start).Round(time.Second), d, n, statusLine(src.Statuses()))
+			fmt.Fprintf(io.ErrOut, "scraping %s/%s: %d samples, %s\n", time.Since(start).Round(time.Second), d, n, report.StatusLine(src.Statuses()))
 		}
 	}
 }

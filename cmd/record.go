@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
 )
@@ -96,7 +97,7 @@ loop:
 				w.Close()
 				return fmt.Errorf("writing %s: %w", o.out, err)
 			}
-			fmt.Fprintf(io.ErrOut, "%s  %s · %d rows\n", now.Format("15:04:05"), statusLine(src.Statuses()), rows)
+			fmt.Fprintf(io.ErrOut, "%s  %s · %d rows\n", now.Format("15:04:05"), report.StatusLine(src.Statuses()), rows)
 		}
 	}
 	mu.Lock()
@@ -112,7 +113,7 @@ loop:
 		fmt.Fprintf(io.ErrOut, "warning: skipped %d rows that went back in time for their target (a restarted exporter?)\n", n)
 	}
 	if w.Rows() == 0 {
-		return &ExitError{Code: ExitNoData, Err: fmt.Errorf("nothing was recorded: %s", statusLine(src.Statuses()))}
+		return &ExitError{Code: ExitNoData, Err: fmt.Errorf("nothing was recorded: %s", report.StatusLine(src.Statuses()))}
 	}
 	return nil
 }

@@ -2,16 +2,14 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/limitscope/limitscope/internal/decimal"
 	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
 )
@@ -62,21 +60,6 @@ Interrupted (Ctrl-C, SIGTERM), it prints the rows finished so far and exits 130.
 	return c
 }
 
-type simulateJSON struct {
-	Scenario  string          `json:"scenario"`
-	DurationS float64         `json:"duration_s"`
-	Results   []simulateJSONR `json:"results"`
-}
-
-type simulateJSONR struct {
-	Limiter          string  `json:"limiter"`
-	Utilisation      float64 `json:"utilisation"`
-	P50Ms            float64 `json:"p50_ms"`
-	P99Ms            float64 `json:"p99_ms"`
-	OverloadEpisodes int     `json:"overload_episodes"`
-	Deferred         int64   `json:"deferred"`
-}
-
 func runSimulate(io *IOStreams, o *simulateOptions) error {
 	if o.format != "text" && o.format != "json" {
 		return usageError(fmt.Errorf("--format %q: use text or json", o.format))
@@ -117,34 +100,12 @@ func runSimulate(io *IOStreams, o *simulateOptions) error {
 			return err
 		}
 	}
+	rep := report.Shootout{Scenario: sc, Results: results, Took: time.Since(start)}
+	render := rep.Text
 	if o.format == "json" {
-		out := simulateJSON{Scenario: sc.Name, DurationS: time.Duration(sc.Duration).Seconds()}
-		for _, r := range results {
-			out.Results = append(out.Results, simulateJSONR{r.Limiter, decimal.Round(r.Utilisation, 4), decimal.Round(r.P50Ms, 2), decimal.Round(r.P99Ms, 2), r.OverloadEpisodes, r.Deferred})
-		}
-		enc := json.NewEncoder(io.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-		return interrupted(complete)
+		render = rep.JSON
 	}
-	var total int64
-	for _, r := range results {
-		total += r.Requests
-	}
-	fmt.Fprintf(io.Out, "scenario %s, %s simulated, seed %d (%.1fM simulated requests in %s)\n\n",
-		sc.Name, time.Duration(sc.Duration), sc.Seed, float64(total)/1e6, time.Since(start).Round(10*time.Millisecond))
-	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "limiter\tutilisation\tp50\tp99\toverload episodes\tdeferred\t\tpublished: util\tp99\tepisodes\tdeferred\t")
-	for _, r := range results {
-		s, ok := sim.Published[r.Limiter]
-		if !ok {
-			s = sim.PublishedRow{Utilisation: "-", P99: "-", OverloadEpisodes: "-", Deferred: "-"}
-		}
-		fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f ms\t%.1f ms\t%d\t%s\t\t%s\t%s\t%s\t%s\t\n", r.Limiter, 100*r.Utilisation, r.P50Ms, r.P99Ms, r.OverloadEpisodes, human(r.Deferred), s.Utilisation, s.P99, s.OverloadEpisodes, s.Deferred)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := render(io.Out); err != nil {
 		return err
 	}
 	return interrupted(complete)
@@ -178,14 +139,4 @@ func writeTraces(dir string, results []sim.Result) error {
 		}
 	}
 	return nil
-}
-
-func human(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.2fM", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }

@@ -1,17 +1,14 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"math"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
@@ -179,9 +176,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 		return err
 	}
 	p := final.(tui.TuneModel).Params()
-	js, _ := json.MarshalIndent(p, "", "  ")
-	fmt.Fprintf(ios.Out, "chosen parameters:\n%s\n\n%s\n", js, p.GoLiteral())
-	return nil
+	return report.ChosenParams(ios.Out, p)
 }
 
 func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *tune.Recorded, base tune.Params, axes []tune.Axis, opt tune.Options) error {
@@ -191,62 +186,14 @@ func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *tune.Recorded, 
 			return usageError(fmt.Errorf("--sweep produces invalid parameters: %w", err))
 		}
 	}
-	// a progress bar on stderr once the sweep has run for a second
-	start := time.Now()
-	progress := func(done, total int) {
-		if time.Since(start) < time.Second {
-			return
-		}
-		const w = 30
-		n := done * w / total
-		fmt.Fprintf(ios.ErrOut, "\r[%s%s] %d/%d runs", strings.Repeat("#", n), strings.Repeat(".", w-n), done, total)
-		if done == total {
-			fmt.Fprintln(ios.ErrOut)
-		}
-	}
+	progress := report.ProgressBar(ios.ErrOut, "runs", time.Second)
 	baseline := tune.Run(rec, base, opt)
 	baseline.Samples = nil
 	rows := tune.Sweep(rec, sets, opt, progress)
 	recm := tune.Recommend(rows, &baseline)
 	rep := tune.Report{Schema: tune.Schema, Source: path, Target: rec.Target, Mode: opt.Mode.String(), Baseline: baseline, Rows: rows, Recommendation: recm}
 	if o.format == "json" {
-		enc := json.NewEncoder(ios.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return report.TuneJSON(ios.Out, rep)
 	}
-	return writeTuneTable(ios.Out, rep, axes)
-}
-
-func writeTuneTable(w io.Writer, rep tune.Report, axes []tune.Axis) error {
-	fmt.Fprintf(w, "what-if of %s (%s), %s loop\n\n", safetext.Terminal(rep.Source), safetext.Terminal(rep.Target), rep.Mode)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	hdr := "  "
-	for _, a := range axes {
-		hdr += a.Param + "\t"
-	}
-	fmt.Fprintln(tw, hdr+"utilisation\tp99\toverload\tdeferred\toscillation\tverdict\t")
-	for i, r := range rep.Rows {
-		mark := "  "
-		if rep.Recommendation.Found && i == rep.Recommendation.Index {
-			mark = "→ "
-		}
-		line := mark
-		for _, a := range axes {
-			v, _ := r.Params.Get(a.Param)
-			line += fmt.Sprintf("%g\t", v)
-		}
-		fmt.Fprintf(tw, "%s%.1f%%\t%.1f ms\t%d\t%.0f\t%.2f\t%s\t\n", line, 100*r.Utilisation, r.P99Ms, r.OverloadEpisodes, math.Round(r.Deferred), r.OscillationIndex, r.Verdict)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	b := rep.Baseline
-	fmt.Fprintf(w, "\nbaseline: utilisation %.1f%%, p99 %.1f ms, %d overload episodes, oscillation %.2f, %s\n", 100*b.Utilisation, b.P99Ms, b.OverloadEpisodes, b.OscillationIndex, b.Verdict)
-	if !rep.Recommendation.Found {
-		fmt.Fprintf(w, "no recommendation: %s\n", rep.Recommendation.Reason)
-		return nil
-	}
-	js, _ := json.Marshal(rep.Recommendation.Params)
-	fmt.Fprintf(w, "recommendation: %s\n  because: %s\n", js, rep.Recommendation.Reason)
-	return nil
+	return report.TuneText(ios.Out, rep, axes)
 }

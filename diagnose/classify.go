@@ -1,10 +1,10 @@
 // Package diagnose reads the story in a limiter's limit, in-flight and min-RTT
 // series and names it: healthy, pipeline-bound, degraded-downstream,
-// oscillating or insufficient-data, plus the published failure-mode table's signatures
-// (stale-rtt-min, idle-growth, error-acceleration) and standing-queue, each
-// with its time span, the numbers it decided on and a recommendation in plain
-// words. It also renders diagnosis reports (text, JSON, Markdown, JUnit,
-// GitHub, HTML).
+// oscillating or insufficient-data, plus the published failure-mode table's
+// signatures (stale-rtt-min, idle-growth, error-acceleration) and
+// standing-queue, each with its time span, the numbers it decided on and a
+// recommendation in plain words, and which fail a CI run (Failing,
+// ExitCode). Package report renders them.
 //
 // The classifier is a stream: samples go in one at a time and are judged in
 // windows (tumbling, aligned to the first sample; unless set, the window is
@@ -76,7 +76,8 @@ func Rank(c Class) int {
 	return 0
 }
 
-func severityOf(c Class) Severity {
+// SeverityOf is the severity of a verdict class.
+func SeverityOf(c Class) Severity {
 	switch c {
 	case Degraded:
 		return SevCritical
@@ -739,7 +740,7 @@ func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Findin
 			break // a verdict episode only extends the previous verdict episode
 		}
 	}
-	return append(fs, Finding{Class: c, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: severityOf(c), windows: 1, strength: strength, w: w})
+	return append(fs, Finding{Class: c, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: SeverityOf(c), windows: 1, strength: strength, w: w})
 }
 
 // judge measures a window and names its class; ok is false when the window

@@ -155,7 +155,7 @@ func (s *Stream) Current() (Class, Finding, bool) {
 	if !ok {
 		return Insufficient, Finding{}, false
 	}
-	f := Finding{Class: w.class, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: severityOf(w.class), windows: 1, w: w}
+	f := Finding{Class: w.class, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: SeverityOf(w.class), windows: 1, w: w}
 	s.describe(&f)
 	return w.class, f, true
 }

@@ -2,11 +2,12 @@ package tui
 
 import (
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/limitscope/limitscope/report"
 )
 
 // ChartStyle is how a chart draws: braille (2×4 dots per cell), block (half
@@ -197,7 +198,7 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 		default:
 			return strings.Repeat(" ", yw-1) + "┤"
 		}
-		return padLeft(fmtNum(v)+unit, yw-1) + "┤"
+		return padLeft(report.Number(v)+unit, yw-1) + "┤"
 	}
 	for row := 0; row < h; row++ {
 		b.WriteString(styles.Axis.Render(label(row)))
@@ -276,24 +277,4 @@ func padLeft(s string, n int) string {
 		return strings.Repeat(" ", n-w) + s
 	}
 	return s
-}
-
-func fmtNum(v float64) string {
-	switch {
-	case v >= 1e6:
-		return trimZero(v/1e6, "M")
-	case v >= 1e4:
-		return trimZero(v/1e3, "k")
-	case v >= 100:
-		return trimZero(math.Round(v), "")
-	case v >= 10:
-		return trimZero(math.Round(v*10)/10, "")
-	}
-	return trimZero(math.Round(v*100)/100, "")
-}
-
-func trimZero(v float64, suffix string) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + suffix
 }

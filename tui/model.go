@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
@@ -522,7 +523,7 @@ func fmtVal(v float64, ok bool) string {
 	if !ok {
 		return "–"
 	}
-	return fmtNum(v)
+	return report.Number(v)
 }
 
 func bar(f float64, w int) string {
@@ -610,7 +611,7 @@ func (m Model) overview(h int) string {
 			line += " " + c.cell(m, r, c.width)
 		}
 		if sparkW > 0 {
-			line += " " + lipgloss.NewStyle().Foreground(styles.Limit).Render(diagnose.Sparkline(m.limitsSince(r.Target, now), sparkW))
+			line += " " + lipgloss.NewStyle().Foreground(styles.Limit).Render(report.Sparkline(m.limitsSince(r.Target, now), sparkW))
 		}
 		line = fit(line, m.width)
 		if vi == m.cursor {

@@ -32,7 +32,9 @@ type Styles struct {
 
 // NewStyles builds the styles.
 func NewStyles() Styles {
-	c := func(light, dark string) lipgloss.TerminalColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	c := func(light, dark string) lipgloss.TerminalColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
 	dim := c("242", "244")
 	return Styles{
 		Limit:    c("26", "39"),   // blue
@@ -61,7 +63,9 @@ func NewStyles() Styles {
 var styles = NewStyles()
 
 // fg renders s in colour c.
-func fg(c lipgloss.TerminalColor, s string) string { return lipgloss.NewStyle().Foreground(c).Render(s) }
+func fg(c lipgloss.TerminalColor, s string) string {
+	return lipgloss.NewStyle().Foreground(c).Render(s)
+}
 
 // badge renders a verdict as a coloured mark plus its word, readable when
 // colour is off (NO_COLOR): the word and the mark carry the meaning.

@@ -268,18 +268,6 @@ func TestHostileNamesNeverReachTheScreenRaw(t *testing.T) {
 	}
 }
 
-func TestPlainPrinter(t *testing.T) {
-	var b strings.Builder
-	p := &PlainPrinter{W: &b}
-	rows := board(4).Rows()
-	p.Print(rows)
-	p.Print(rows) // nothing new: nothing printed
-	out := b.String()
-	if strings.Count(out, "\n") != 4 || strings.Contains(out, "\x1b") || !strings.Contains(out, `target="payments" limit=`) || !strings.Contains(out, "verdict=degraded-downstream") {
-		t.Fatalf("plain output:\n%s", out)
-	}
-}
-
 func TestChartStyles(t *testing.T) {
 	s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{0, 10}, Color: styles.Limit, Mark: '#'}
 	for _, st := range []ChartStyle{Braille, Block, ASCII} {

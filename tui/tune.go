@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/limitscope/limitscope/internal/decimal"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/tune"
 )
@@ -307,7 +308,7 @@ func (m TuneModel) results() string {
 		row("utilisation", fmt.Sprintf("%.1f%%", 100*c.Utilisation), fmt.Sprintf("%.1f%%", 100*b.Utilisation), delta(c.Utilisation, b.Utilisation, true, false)),
 		row("p99 latency", fmt.Sprintf("%.1fms", c.P99Ms), fmt.Sprintf("%.1fms", b.P99Ms), delta(c.P99Ms, b.P99Ms, false, true)),
 		row("overload episodes", fmt.Sprint(c.OverloadEpisodes), fmt.Sprint(b.OverloadEpisodes), delta(float64(c.OverloadEpisodes), float64(b.OverloadEpisodes), false, true)),
-		row("deferred", fmtNum(c.Deferred), fmtNum(b.Deferred), delta(c.Deferred, b.Deferred, false, true)),
+		row("deferred", report.Number(c.Deferred), report.Number(b.Deferred), delta(c.Deferred, b.Deferred, false, true)),
 		row("oscillation index", fmt.Sprintf("%.2f", c.OscillationIndex), fmt.Sprintf("%.2f", b.OscillationIndex), delta(c.OscillationIndex, b.OscillationIndex, false, true)),
 		fit(pad("verdict", 20)+pad(" "+badge(c.Verdict, c.Verdict != ""), 24)+" "+badge(b.Verdict, b.Verdict != ""), m.width),
 	}

@@ -1,4 +1,4 @@
-package diagnose
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
 )
@@ -43,7 +44,7 @@ const (
 	plotBottom = 22.0
 )
 
-var bandColor = map[Severity]string{SevCritical: "#f8d0d0", SevWarning: "#fde7c2", SevInfo: "#d6ecf7", SevOK: "#e3f4e1", SevNone: "#eeeeee"}
+var bandColor = map[diagnose.Severity]string{diagnose.SevCritical: "#f8d0d0", diagnose.SevWarning: "#fde7c2", diagnose.SevInfo: "#d6ecf7", diagnose.SevOK: "#e3f4e1", diagnose.SevNone: "#eeeeee"}
 
 // series extracts (time, value) pairs of one field, thinned to maxPoints.
 func seriesOf(samples []trace.Sample, f trace.Field) (ts []int64, vs []float64) {
@@ -60,7 +61,7 @@ func seriesOf(samples []trace.Sample, f trace.Field) (ts []int64, vs []float64) 
 	return
 }
 
-func buildChart(samples []trace.Sample, findings []Finding, height int, label string, fields []trace.Field, names, colors []string) chart {
+func buildChart(samples []trace.Sample, findings []diagnose.Finding, height int, label string, fields []trace.Field, names, colors []string) chart {
 	c := chart{Width: chartW, Height: height, YLabel: label}
 	if len(samples) == 0 {
 		return c
@@ -110,12 +111,12 @@ func buildChart(samples []trace.Sample, findings []Finding, height int, label st
 }
 
 type htmlTarget struct {
-	Result
+	diagnose.Result
 	Badge    string
 	Failing  bool
 	Limit    chart
 	RTT      chart
-	Severity map[Class]Severity
+	Severity map[diagnose.Class]diagnose.Severity
 }
 
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"safe": safetext.HTML}).Parse(`<!DOCTYPE html>
@@ -163,7 +164,7 @@ func (r *Report) HTML(w io.Writer) error {
 	}{Source: r.Source, ExitCode: r.ExitCode, Why: r.exitWhy()}
 	for _, t := range r.Targets {
 		s := r.Series[t.Target]
-		ht := htmlTarget{Result: t, Badge: string(severityOf(t.Class)), Failing: len(r.Failing(t)) > 0}
+		ht := htmlTarget{Result: t, Badge: string(diagnose.SeverityOf(t.Class)), Failing: len(r.Failing(t)) > 0}
 		ht.Limit = buildChart(s, t.Findings, 200, "limit / in-flight", []trace.Field{trace.FieldLimit, trace.FieldInFlight}, []string{"limit", "in-flight"}, []string{"#1565c0", "#ef6c00"})
 		ht.RTT = buildChart(s, t.Findings, 120, "RTT (ms)", []trace.Field{trace.FieldRTT, trace.FieldRTTMin}, []string{"RTT", "min RTT"}, []string{"#9e9e9e", "#2e7d32"})
 		data.Targets = append(data.Targets, ht)

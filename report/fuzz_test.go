@@ -1,4 +1,4 @@
-package diagnose
+package report
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/trace"
 )
 
@@ -59,7 +60,7 @@ func seedSamplesN(n int) []byte {
 
 // FuzzDiagnose: no input sample sequence panics the classifier, hangs it, or
 // makes a report that is not well-formed (JSON parses, numbers finite). The
-// first 8 bytes choose the window (at least MinWindow).
+// first 8 bytes choose the window (at least diagnose.MinWindow).
 func FuzzDiagnose(f *testing.F) {
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Minute)), seedSamplesN(8)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Second)), seedSamplesN(14)...))
@@ -67,10 +68,10 @@ func FuzzDiagnose(f *testing.F) {
 		if len(raw) < 8 {
 			return
 		}
-		window := max(int64(binary.LittleEndian.Uint64(raw)), int64(MinWindow))
+		window := max(int64(binary.LittleEndian.Uint64(raw)), int64(diagnose.MinWindow))
 		samples := samplesFrom(raw[8:])
-		res := Classify("x", samples, Options{Window: time.Duration(window)})
-		rep := NewReport("fuzz", []Result{res}, map[string][]trace.Sample{"x": samples}, []Class{Degraded})
+		res := diagnose.Classify("x", samples, diagnose.Options{Window: time.Duration(window)})
+		rep := NewReport("fuzz", []diagnose.Result{res}, map[string][]trace.Sample{"x": samples}, []diagnose.Class{diagnose.Degraded})
 		var buf bytes.Buffer
 		if err := rep.JSON(&buf); err != nil {
 			t.Fatalf("JSON report: %v", err)
@@ -97,8 +98,8 @@ func FuzzReportWriters(f *testing.F) {
 		for i := range samples {
 			samples[i].Target = name
 		}
-		res := Classify(name, samples, Options{})
-		rep := NewReport(source, []Result{res}, map[string][]trace.Sample{name: samples}, []Class{Degraded})
+		res := diagnose.Classify(name, samples, diagnose.Options{})
+		rep := NewReport(source, []diagnose.Result{res}, map[string][]trace.Sample{name: samples}, []diagnose.Class{diagnose.Degraded})
 		for _, format := range Formats {
 			var buf, sum bytes.Buffer
 			if err := rep.Render(&buf, format, &sum); err != nil {

@@ -1,4 +1,4 @@
-package tui
+package report
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ func (p *PlainPrinter) Print(rows []diagnose.Row) error {
 		fmt.Fprintf(&b, "%s target=%q", r.Last.Time.UTC().Format(time.RFC3339), safetext.Terminal(r.Target))
 		for _, f := range trace.Columns() {
 			if v, ok := r.Last.Value(f); ok {
-				fmt.Fprintf(&b, " %s=%s", f.Name(), trimZero(v, ""))
+				fmt.Fprintf(&b, " %s=%s", f.Name(), Trim2(v, ""))
 			}
 		}
 		verdict := "judging"

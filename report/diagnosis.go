@@ -1,4 +1,12 @@
-package diagnose
+// Package report is where limitscope's headless output is rendered: the
+// diagnosis in six formats (text, JSON, Markdown, JUnit, GitHub annotations,
+// HTML with SVG charts), the tune sweep and simulate shoot-out tables and
+// JSON, the plain line-per-sample output for pipes, progress and status
+// lines, and the number and sparkline formatting they share. Packages that
+// decide (diagnose, tune, limiter/sim) never print; commands wire flags to
+// these renderers. Every string from input goes through safetext for its
+// output kind.
+package report
 
 import (
 	"bytes"
@@ -11,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/trace"
 )
@@ -18,25 +27,14 @@ import (
 // Schema is the JSON report's schema name.
 const Schema = "limitscope.diagnosis/v1"
 
-// DefaultFailOn are the classes that fail a CI job unless told otherwise.
-var DefaultFailOn = []Class{Degraded, Oscillating}
-
-// Exit codes of a diagnosis; the command adds its own (usage, output) to
-// these, in one list in cmd.
-const (
-	ExitClean     = 0 // no fail-on class found
-	ExitFailed    = 1 // a fail-on class found
-	ExitNoVerdict = 3 // nothing could be evaluated
-)
-
 // Report is a diagnosis of every target of one source, ready to render.
 type Report struct {
-	Schema   string   `json:"schema"`
-	Source   string   `json:"source"`
-	Targets  []Result `json:"targets"`
-	ExitCode int      `json:"exit_code"`
+	Schema   string            `json:"schema"`
+	Source   string            `json:"source"`
+	Targets  []diagnose.Result `json:"targets"`
+	ExitCode int               `json:"exit_code"`
 	// FailOn are the classes that fail the run.
-	FailOn []Class `json:"fail_on"`
+	FailOn []diagnose.Class `json:"fail_on"`
 	// Series holds each target's samples for the HTML charts.
 	Series map[string][]trace.Sample `json:"-"`
 	// Limits holds each target's limit values for the text sparkline.
@@ -46,81 +44,18 @@ type Report struct {
 }
 
 // NewReport builds a report and its exit code.
-func NewReport(source string, results []Result, series map[string][]trace.Sample, failOn []Class) *Report {
+func NewReport(source string, results []diagnose.Result, series map[string][]trace.Sample, failOn []diagnose.Class) *Report {
 	if failOn == nil {
-		failOn = DefaultFailOn
+		failOn = diagnose.DefaultFailOn
 	}
 	r := &Report{Schema: Schema, Source: source, Targets: results, Series: series, FailOn: failOn}
-	r.ExitCode = r.exitCode()
+	r.ExitCode = diagnose.ExitCode(r.Targets, r.FailOn)
 	return r
-}
-
-// ParseClasses parses a comma-separated class list, naming the first
-// unknown class.
-func ParseClasses(s string) ([]Class, error) {
-	out := []Class{}
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		ok := false
-		for _, c := range Classes {
-			if string(c) == f {
-				out = append(out, c)
-				ok = true
-			}
-		}
-		if !ok {
-			names := make([]string, len(Classes))
-			for i, c := range Classes {
-				names[i] = string(c)
-			}
-			return nil, fmt.Errorf("unknown class %q (classes: %s)", f, strings.Join(names, ", "))
-		}
-	}
-	return out, nil
 }
 
 // Failing reports whether a target's verdict or any finding is a fail-on
 // class, and which.
-func (r *Report) Failing(t Result) []Class {
-	var out []Class
-	seen := map[Class]bool{}
-	check := func(c Class) {
-		for _, f := range r.FailOn {
-			if f == c && !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
-	}
-	check(t.Class)
-	for _, f := range t.Findings {
-		check(f.Class)
-	}
-	return out
-}
-
-func (r *Report) exitCode() int {
-	evaluated := 0
-	failed := false
-	for _, t := range r.Targets {
-		if t.Class != Insufficient {
-			evaluated++
-		}
-		if len(r.Failing(t)) > 0 {
-			failed = true
-		}
-	}
-	switch {
-	case failed:
-		return ExitFailed
-	case evaluated == 0:
-		return ExitNoVerdict
-	}
-	return ExitClean
-}
+func (r *Report) Failing(t diagnose.Result) []diagnose.Class { return diagnose.Failing(t, r.FailOn) }
 
 // Formats lists the report formats.
 var Formats = []string{"text", "json", "markdown", "junit", "github", "html"}
@@ -228,16 +163,16 @@ func ansi(on bool, code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-func classColor(c Class) string {
-	switch severityOf(c) {
-	case SevCritical:
+func classColor(c diagnose.Class) string {
+	switch diagnose.SeverityOf(c) {
+	case diagnose.SevCritical:
 		return "1;31"
-	case SevWarning:
+	case diagnose.SevWarning:
 		return "1;33"
-	case SevInfo:
+	case diagnose.SevInfo:
 		return "1;36"
 	}
-	if c == Healthy {
+	if c == diagnose.Healthy {
 		return "1;32"
 	}
 	return "2"
@@ -266,7 +201,7 @@ func (r *Report) Text(w io.Writer) error {
 		}
 		for _, f := range t.Findings {
 			fmt.Fprintf(&b, "  %s – %s  %s (%s): %s\n", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), ansi(r.Color, classColor(f.Class), string(f.Class)), f.Severity, f.Evidence.Summary)
-			if f.Class != Healthy {
+			if f.Class != diagnose.Healthy {
 				fmt.Fprintf(&b, "      → %s\n", safetext.Terminal(f.Recommendation))
 			}
 		}
@@ -281,15 +216,15 @@ func (r *Report) Text(w io.Writer) error {
 
 func (r *Report) exitWhy() string {
 	switch r.ExitCode {
-	case ExitFailed:
+	case diagnose.ExitFailed:
 		return fmt.Sprintf(": a fail-on class was found (%s)", joinClasses(r.FailOn))
-	case ExitNoVerdict:
+	case diagnose.ExitNoVerdict:
 		return ": nothing could be evaluated"
 	}
 	return fmt.Sprintf(": no fail-on class (%s)", joinClasses(r.FailOn))
 }
 
-func joinClasses(cs []Class) string {
+func joinClasses(cs []diagnose.Class) string {
 	s := make([]string, len(cs))
 	for i, c := range cs {
 		s[i] = string(c)
@@ -297,7 +232,7 @@ func joinClasses(cs []Class) string {
 	return strings.Join(s, ",")
 }
 
-var mdIcon = map[Severity]string{SevCritical: "🔴", SevWarning: "🟠", SevInfo: "🔵", SevOK: "🟢", SevNone: "⚪"}
+var mdIcon = map[diagnose.Severity]string{diagnose.SevCritical: "🔴", diagnose.SevWarning: "🟠", diagnose.SevInfo: "🔵", diagnose.SevOK: "🟢", diagnose.SevNone: "⚪"}
 
 // Markdown writes a report for a pull-request comment or CI step summary.
 func (r *Report) Markdown(w io.Writer) error {
@@ -305,13 +240,13 @@ func (r *Report) Markdown(w io.Writer) error {
 	fmt.Fprintf(&b, "## limitscope diagnosis: %s\n\n", safetext.Markdown(r.Source))
 	b.WriteString("| target | verdict | confidence | samples | span |\n|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
-		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[severityOf(t.Class)], t.Class, t.Confidence, t.Samples, span(t.Start, t.End))
+		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[diagnose.SeverityOf(t.Class)], t.Class, t.Confidence, t.Samples, span(t.Start, t.End))
 	}
 	for _, t := range r.Targets {
 		fmt.Fprintf(&b, "\n### %s — `%s`\n\n", safetext.Markdown(t.Target), t.Class)
 		for _, f := range t.Findings {
 			fmt.Fprintf(&b, "- %s **%s** (%s), %s: %s", mdIcon[f.Severity], f.Class, f.Severity, span(f.Start, f.End), safetext.Markdown(f.Evidence.Summary))
-			if f.Class != Healthy {
+			if f.Class != diagnose.Healthy {
 				fmt.Fprintf(&b, "  \n  → %s", safetext.Markdown(f.Recommendation))
 			}
 			b.WriteString("\n")
@@ -370,7 +305,7 @@ func (r *Report) JUnit(w io.Writer) error {
 		if failing := r.Failing(t); len(failing) > 0 {
 			c.Failure = &junitFailure{Message: safetext.XML(fmt.Sprintf("%s: %s", t.Target, joinClasses(failing))), Type: string(failing[0]), Body: body}
 			set.Failures++
-		} else if t.Class == Insufficient {
+		} else if t.Class == diagnose.Insufficient {
 			c.Skipped = &junitSkipped{Message: "insufficient data"}
 			set.Skipped++
 		} else {
@@ -406,19 +341,19 @@ func (r *Report) GitHub(w io.Writer, summary io.Writer) error {
 	}
 	var anns []ann
 	for _, t := range r.Targets {
-		failing := map[Class]bool{}
+		failing := map[diagnose.Class]bool{}
 		for _, c := range r.Failing(t) {
 			failing[c] = true
 		}
 		for _, f := range t.Findings {
-			if f.Class == Healthy {
+			if f.Class == diagnose.Healthy {
 				continue
 			}
 			level, rk := "notice", 0
 			switch {
 			case failing[f.Class]:
 				level, rk = "error", 2
-			case f.Severity == SevWarning || f.Severity == SevCritical:
+			case f.Severity == diagnose.SevWarning || f.Severity == diagnose.SevCritical:
 				level, rk = "warning", 1
 			}
 			title := safetext.GitHubProperty(fmt.Sprintf("limitscope %s: %s", t.Target, f.Class))

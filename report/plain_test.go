@@ -1,0 +1,43 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/trace"
+)
+
+func TestPlainPrinter(t *testing.T) {
+	b := diagnose.NewBoard(600, diagnose.Options{Window: time.Minute})
+	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	for i := 0; i < 400; i++ {
+		for k, name := range []string{"payments", "evil\x1b[2J\n"} {
+			s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: name}
+			lim, rtt := 25.0, 10.0
+			if k == 0 && i > 120 {
+				lim, rtt = 4, 10+float64(i-120)/10 // pinned at the floor, RTT rising
+			}
+			s.Set(trace.FieldLimit, lim)
+			s.Set(trace.FieldInFlight, lim)
+			s.Set(trace.FieldRTTMin, rtt)
+			s.Set(trace.FieldRTT, rtt*1.3)
+			b.Push(s)
+		}
+	}
+	var out strings.Builder
+	p := &PlainPrinter{W: &out}
+	rows := b.Rows()
+	if err := p.Print(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Print(rows); err != nil { // nothing new: nothing printed
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.Count(got, "\n") != 2 || strings.Contains(got, "\x1b") || !strings.Contains(got, `target="payments" limit=4 in_flight=4 rtt_min_ms=37.9`) ||
+		!strings.Contains(got, "verdict=degraded-downstream") {
+		t.Fatalf("plain output:\n%s", got)
+	}
+}
