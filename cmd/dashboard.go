@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -111,16 +110,9 @@ func runDashboard(ctx context.Context, ios *IOStreams, o *dashOptions, opt tui.O
 
 // runLive feeds src into emit while the dashboard shows, then stops the
 // source and waits for it.
-func runLive(ctx context.Context, cancel context.CancelFunc, ios *IOStreams, o *dashOptions, src scrape.Source, emit func(trace.Sample), opt tui.Options) error {
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		src.Run(ctx, emit)
-	}()
+func runLive(ctx context.Context, ios *IOStreams, o *dashOptions, src scrape.Source, emit func(trace.Sample), opt tui.Options) error {
+	_, stop := scrape.Start(ctx, src, emit)
+	defer stop()
 	opt.Statuses = src.Statuses
-	err := runDashboard(ctx, ios, o, opt, nil)
-	cancel()
-	wg.Wait()
-	return err
+	return runDashboard(ctx, ios, o, opt, nil)
 }

@@ -100,5 +100,5 @@ func runDemo(ios *IOStreams, o *demoOptions) error {
 	for _, a := range w.Actions() {
 		actions = append(actions, tui.Action{Key: a.Key, Help: a.Help, Do: a.Do})
 	}
-	return runLive(ctx, cancel, ios, &o.dash, src, board.Push, tui.Options{Title: "demo " + w.MetricsURL, Board: board, Actions: actions, Refs: refs})
+	return runLive(ctx, ios, &o.dash, src, board.Push, tui.Options{Title: "demo " + w.MetricsURL, Board: board, Actions: actions, Refs: refs})
 }

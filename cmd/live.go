@@ -209,32 +209,21 @@ func collectLive(io *IOStreams, o *liveOptions, urls []string, d time.Duration) 
 	defer cancel2()
 	var mu sync.Mutex
 	var out []trace.Sample
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		src.Run(ctx, func(s trace.Sample) {
-			mu.Lock()
-			out = append(out, s)
-			mu.Unlock()
-		})
-	}()
-	tick := time.NewTicker(max(time.Second, d/20))
-	defer tick.Stop()
-	start := time.Now()
-	for {
-		select {
-		case <-done:
-			mu.Lock()
-			defer mu.Unlock()
-			if len(out) == 0 {
-				return nil, &ExitError{Code: ExitNoData, Err: fmt.Errorf("no samples in %s: %s", d, report.StatusLine(src.Statuses()))}
-			}
-			return out, nil
-		case <-tick.C:
-			mu.Lock()
-			n := len(out)
-			mu.Unlock()
-			fmt.Fprintf(io.ErrOut, "scraping %s/%s: %d samples, %s\n", time.Since(start).Round(time.Second), d, n, report.StatusLine(src.Statuses()))
-		}
+	sink := func(s trace.Sample) {
+		mu.Lock()
+		out = append(out, s)
+		mu.Unlock()
 	}
+	start := time.Now()
+	_ = scrape.Pump(ctx, src, sink, max(time.Second, d/20), func(time.Time) error {
+		mu.Lock()
+		n := len(out)
+		mu.Unlock()
+		fmt.Fprintf(io.ErrOut, "scraping %s/%s: %d samples, %s\n", time.Since(start).Round(time.Second), d, n, report.StatusLine(src.Statuses()))
+		return nil
+	})
+	if len(out) == 0 {
+		return nil, &ExitError{Code: ExitNoData, Err: fmt.Errorf("no samples in %s: %s", d, report.StatusLine(src.Statuses()))}
+	}
+	return out, nil
 }

@@ -3,10 +3,10 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/limitscope/limitscope/report"
+	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/spf13/cobra"
 )
@@ -64,49 +64,18 @@ func runRecord(io *IOStreams, o *recordOptions, args []string) error {
 		ctx, c2 = context.WithTimeout(ctx, o.duration)
 		defer c2()
 	}
-	var mu sync.Mutex
-	var werr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		src.Run(ctx, func(s trace.Sample) {
-			mu.Lock()
-			defer mu.Unlock()
-			if werr == nil {
-				werr = w.Write(s)
-			}
-		})
-	}()
-	tick := time.NewTicker(o.live.interval)
-	defer tick.Stop()
-loop:
-	for {
-		select {
-		case <-done:
-			break loop
-		case now := <-tick.C:
-			mu.Lock()
-			rows, err := w.Rows(), werr
-			if err == nil {
-				err = w.Flush()
-			}
-			mu.Unlock()
-			if err != nil {
-				cancel()
-				<-done
-				w.Close()
-				return fmt.Errorf("writing %s: %w", o.out, err)
-			}
-			fmt.Fprintf(io.ErrOut, "%s  %s · %d rows\n", now.Format("15:04:05"), report.StatusLine(src.Statuses()), rows)
+	err = scrape.Pump(ctx, src, w.Write, o.live.interval, func(now time.Time) error {
+		if err := w.Flush(); err != nil {
+			return err
 		}
+		fmt.Fprintf(io.ErrOut, "%s  %s · %d rows\n", now.Format("15:04:05"), report.StatusLine(src.Statuses()), w.Rows())
+		return nil
+	})
+	if cerr := w.Close(); err == nil {
+		err = cerr
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("closing %s: %w", o.out, err)
-	}
-	if werr != nil {
-		return fmt.Errorf("writing %s: %w", o.out, werr)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", o.out, err)
 	}
 	fmt.Fprintf(io.ErrOut, "recorded %d rows to %s\n", w.Rows(), o.out)
 	if n := w.Backwards(); n > 0 {

@@ -21,7 +21,7 @@ func (o *recordFileOptions) register(c *cobra.Command) {
 }
 
 // open opens path for a recording; flag names the flag that gave the path.
-func (o *recordFileOptions) open(flag, path string, ios *IOStreams) (*trace.Writer, error) {
+func (o *recordFileOptions) open(flag, path string, ios *IOStreams) (*trace.SyncWriter, error) {
 	mode := trace.Refuse
 	switch {
 	case o.force:
@@ -36,5 +36,5 @@ func (o *recordFileOptions) open(flag, path string, ios *IOStreams) (*trace.Writ
 	if err != nil {
 		return nil, usageError(fmt.Errorf("%s: %w", flag, err))
 	}
-	return w, nil
+	return trace.NewSyncWriter(w), nil
 }

@@ -87,13 +87,7 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	pb.KeepOpen = interactive
 	ctx, cancel := signalContext(context.Background())
 	defer cancel()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		pb.Run(ctx, board.Push)
-	}()
-	err = runDashboard(ctx, ios, &o.dash, tui.Options{Title: "replay " + safetext.Terminal(path), Board: board, Statuses: pb.Statuses, Player: pb}, done)
-	cancel()
-	<-done
-	return err
+	done, stop := scrape.Start(ctx, pb, board.Push)
+	defer stop()
+	return runDashboard(ctx, ios, &o.dash, tui.Options{Title: "replay " + safetext.Terminal(path), Board: board, Statuses: pb.Statuses, Player: pb}, done)
 }

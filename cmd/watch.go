@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -56,7 +55,7 @@ func runWatch(ios *IOStreams, o *watchOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	err = runLive(ctx, cancel, ios, &o.dash, src, emit, tui.Options{Title: "watch", Board: board})
+	err = runLive(ctx, ios, &o.dash, src, emit, tui.Options{Title: "watch", Board: board})
 	if cerr := closeRec(); err == nil {
 		err = cerr
 	}
@@ -72,23 +71,12 @@ func recorder(path string, file *recordFileOptions, ios *IOStreams, emit func(tr
 	if err != nil {
 		return nil, nil, err
 	}
-	var mu sync.Mutex
-	var werr error
 	return func(s trace.Sample) {
 			emit(s)
-			mu.Lock()
-			if werr == nil {
-				werr = w.Write(s)
-			}
-			mu.Unlock()
+			w.Write(s)
 		}, func() error {
-			mu.Lock()
-			defer mu.Unlock()
 			if err := w.Close(); err != nil {
 				return fmt.Errorf("--record %s: %w", path, err)
-			}
-			if werr != nil {
-				return fmt.Errorf("--record %s: %w", path, werr)
 			}
 			return nil
 		}, nil

@@ -17,6 +17,42 @@ type Source interface {
 	Statuses() []Status
 }
 
+// Start runs src in the background, handing each sample to sink, until ctx
+// ends or the source returns by itself (done is closed then). stop cancels
+// the source and waits for it to return; call it once the consumer is done.
+func Start(ctx context.Context, src Source, sink func(trace.Sample)) (done <-chan struct{}, stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	ch := make(chan struct{})
+	go func() {
+		defer close(ch)
+		_ = src.Run(ctx, sink) // a source reports its failures in Statuses
+	}()
+	return ch, func() {
+		cancel()
+		<-ch
+	}
+}
+
+// Pump runs src into sink until ctx ends or the source returns, and calls
+// tick every period meanwhile (progress, flushing). A tick error stops the
+// source and is returned. Pump returns once the source has stopped.
+func Pump(ctx context.Context, src Source, sink func(trace.Sample), period time.Duration, tick func(now time.Time) error) error {
+	done, stop := Start(ctx, src, sink)
+	defer stop()
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return nil
+		case now := <-t.C:
+			if err := tick(now); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // State of one endpoint.
 type State string
 

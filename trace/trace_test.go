@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -550,5 +551,44 @@ func TestReaderSampleBudget(t *testing.T) {
 	r.MaxSamples = 4
 	if s, err := r.ReadAll(); err != nil || len(s) != 4 {
 		t.Fatalf("within budget: %v %d", err, len(s))
+	}
+}
+
+// failingFile fails every write after the first n bytes.
+type failingFile struct{ n int }
+
+func (f *failingFile) Write(p []byte) (int, error) {
+	if f.n < len(p) {
+		return 0, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// The first error of a SyncWriter sticks: later writes do nothing and
+// Flush and Close report it, from any goroutine.
+func TestSyncWriterKeepsTheFirstError(t *testing.T) {
+	w := NewSyncWriter(NewWriter(&failingFile{n: 100}, CSV))
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				s := Sample{Time: time.Unix(int64(i), 0), Target: fmt.Sprint("t", g)}
+				s.Set(FieldLimit, 10)
+				w.Write(s)
+				if i%50 == 0 {
+					_ = w.Flush()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := w.Flush(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("flush after a failed write: %v", err)
+	}
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("close after a failed write: %v", err)
 	}
 }

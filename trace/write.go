@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -334,4 +335,61 @@ func (w *Writer) Close() error {
 		}
 	}
 	return err
+}
+
+// SyncWriter is a Writer safe for concurrent use whose first error sticks:
+// a live source writes through it while a ticker flushes and reports, and
+// after a failed write (a full disk) later writes do nothing and Err, Flush
+// and Close report that first error.
+type SyncWriter struct {
+	mu  sync.Mutex
+	w   *Writer
+	err error
+}
+
+// NewSyncWriter wraps w; w must not be used directly any more.
+func NewSyncWriter(w *Writer) *SyncWriter { return &SyncWriter{w: w} }
+
+// Write appends one sample unless an earlier write failed.
+func (s *SyncWriter) Write(smp Sample) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = s.w.Write(smp)
+	}
+}
+
+// Flush pushes buffered rows to the file and returns the first error so far.
+func (s *SyncWriter) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = s.w.Flush()
+	}
+	return s.err
+}
+
+// Rows returns the rows written so far.
+func (s *SyncWriter) Rows() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Rows()
+}
+
+// Backwards returns how many samples were skipped for going back in time.
+func (s *SyncWriter) Backwards() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Backwards()
+}
+
+// Close closes the file and returns the first error of any write, flush or
+// the close itself.
+func (s *SyncWriter) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.w.Close(); s.err == nil {
+		s.err = err
+	}
+	return s.err
 }
