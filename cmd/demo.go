@@ -17,13 +17,15 @@ import (
 )
 
 type demoOptions struct {
+	io       *IOStreams
+	args     []string
 	addr     string
 	headless bool
 	dash     dashOptions
 }
 
-func newDemoCmd(ios *IOStreams) *cobra.Command {
-	o := &demoOptions{}
+func newDemoCmd(ios *IOStreams, runF func(*demoOptions) error) *cobra.Command {
+	o := &demoOptions{io: ios}
 	c := &cobra.Command{
 		Use:   "demo",
 		Short: "The embedded default: real downstreams, our limiter, and the live dashboard",
@@ -44,7 +46,13 @@ another terminal).`,
   limitscope demo --headless --addr 127.0.0.1:9464 &
   limitscope watch http://127.0.0.1:9464/metrics`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return runDemo(ios, o) },
+		RunE: func(c *cobra.Command, args []string) error {
+			o.args = args
+			if runF != nil {
+				return runF(o)
+			}
+			return runDemo(ios, o)
+		},
 	}
 	c.Flags().StringVar(&o.addr, "addr", "127.0.0.1:0", "listen address of the /metrics endpoint (loopback unless you say otherwise)")
 	c.Flags().BoolVar(&o.headless, "headless", false, "only serve: print the /metrics URL and run until interrupted")

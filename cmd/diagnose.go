@@ -17,6 +17,8 @@ import (
 )
 
 type diagnoseOptions struct {
+	io       *IOStreams
+	args     []string
 	format   string
 	outputs  []string
 	failOn   string
@@ -60,8 +62,8 @@ const diagnoseExample = `  limitscope diagnose load-test.csv
   # GitHub Actions step:
   #   - run: limitscope diagnose trace.csv --format github --output html=diagnosis.html`
 
-func newDiagnoseCmd(io *IOStreams) *cobra.Command {
-	o := &diagnoseOptions{}
+func newDiagnoseCmd(io *IOStreams, runF func(*diagnoseOptions) error) *cobra.Command {
+	o := &diagnoseOptions{io: io}
 	c := &cobra.Command{
 		Use:     "diagnose FILE|URL...",
 		Short:   "Classify limiter series and write diagnosis reports for CI",
@@ -73,7 +75,13 @@ func newDiagnoseCmd(io *IOStreams) *cobra.Command {
 			}
 			return nil
 		},
-		RunE: func(c *cobra.Command, args []string) error { return runDiagnose(io, o, args) },
+		RunE: func(c *cobra.Command, args []string) error {
+			o.args = args
+			if runF != nil {
+				return runF(o)
+			}
+			return runDiagnose(io, o, args)
+		},
 	}
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "text", "report on stdout: "+strings.Join(report.Formats, "|"))

@@ -12,14 +12,16 @@ import (
 )
 
 type recordOptions struct {
+	io       *IOStreams
+	args     []string
 	out      string
 	duration time.Duration
 	live     liveOptions
 	file     recordFileOptions
 }
 
-func newRecordCmd(io *IOStreams) *cobra.Command {
-	o := &recordOptions{}
+func newRecordCmd(io *IOStreams, runF func(*recordOptions) error) *cobra.Command {
+	o := &recordOptions{io: io}
 	c := &cobra.Command{
 		Use:   "record URL... -o FILE",
 		Short: "Record live limiter series to a trace file (headless)",
@@ -35,7 +37,13 @@ leaves a file readable to its last complete row.`,
   limitscope record http://a:9090/metrics http://b:9090/metrics -o trace.csv.gz --duration 30m
   limitscope record --prom http://prometheus:9090 --selector '{job="api"}' --backfill 1h -o fleet.csv
   limitscope record http://envoy:9901/stats/prometheus --preset envoy -o envoy.csv`,
-		RunE: func(c *cobra.Command, args []string) error { return runRecord(io, o, args) },
+		RunE: func(c *cobra.Command, args []string) error {
+			o.args = args
+			if runF != nil {
+				return runF(o)
+			}
+			return runRecord(io, o, args)
+		},
 	}
 	c.Flags().StringVarP(&o.out, "output", "o", "", "trace file to write (required)")
 	c.Flags().DurationVar(&o.duration, "duration", 0, "stop after this long (0: until interrupted)")

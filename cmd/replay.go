@@ -15,13 +15,15 @@ import (
 )
 
 type replayOptions struct {
+	io      *IOStreams
+	args    []string
 	dash    dashOptions
 	speed   float64
 	zoomSet bool // --zoom given: keep it
 }
 
-func newReplayCmd(ios *IOStreams) *cobra.Command {
-	o := &replayOptions{}
+func newReplayCmd(ios *IOStreams, runF func(*replayOptions) error) *cobra.Command {
+	o := &replayOptions{io: ios}
 	c := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Replay a recorded trace in the dashboard, with playback controls",
@@ -33,7 +35,11 @@ and double the speed, home/end jump. Verdicts are computed as the data plays.`,
   limitscope replay trace.jsonl --plain --speed 1000 | grep degraded`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			o.args = args
 			o.zoomSet = c.Flags().Changed("zoom")
+			if runF != nil {
+				return runF(o)
+			}
 			return runReplay(ios, o, args[0])
 		},
 	}

@@ -1,6 +1,13 @@
 // Package cmd is limitscope's command line: cobra commands that turn flags into
 // options and call the packages that do the work (trace, limiter/sim,
-// scrape, diagnose, tui). Nothing here computes; each file is one command.
+// scrape, diagnose, tune) and render it (report, tui). Nothing here computes
+// or renders; each file is one command.
+//
+// Commands follow the GitHub CLI's shape: an options struct carries the
+// injected IOStreams, the flags and the arguments, and newXCmd(ios, runF)
+// builds the command; a test passes runF to check flag parsing without
+// running anything, and IOStreams.OutTTY drives the terminal and pipe
+// branches in process.
 package cmd
 
 import (
@@ -62,13 +69,13 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 	})
 	root.AddCommand(
 		newVersionCmd(io),
-		newSimulateCmd(io),
-		newDiagnoseCmd(io),
-		newRecordCmd(io),
-		newWatchCmd(io),
-		newReplayCmd(io),
-		newDemoCmd(io),
-		newTuneCmd(io),
+		newSimulateCmd(io, nil),
+		newDiagnoseCmd(io, nil),
+		newRecordCmd(io, nil),
+		newWatchCmd(io, nil),
+		newReplayCmd(io, nil),
+		newDemoCmd(io, nil),
+		newTuneCmd(io, nil),
 	)
 	return root
 }

@@ -15,6 +15,8 @@ import (
 )
 
 type simulateOptions struct {
+	io       *IOStreams
+	args     []string
 	scenario string
 	duration time.Duration
 	seed     uint64
@@ -22,8 +24,8 @@ type simulateOptions struct {
 	traceOut string
 }
 
-func newSimulateCmd(io *IOStreams) *cobra.Command {
-	o := &simulateOptions{}
+func newSimulateCmd(io *IOStreams, runF func(*simulateOptions) error) *cobra.Command {
+	o := &simulateOptions{io: io}
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Limiter shoot-out on a simulated downstream, beside the published benchmark table",
@@ -45,7 +47,13 @@ Interrupted (Ctrl-C, SIGTERM), it prints the rows finished so far and exits 130.
   limitscope simulate --scenario my-scenario.yaml --trace-out traces/
   limitscope diagnose traces/static-high.csv`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return runSimulate(io, o) },
+		RunE: func(c *cobra.Command, args []string) error {
+			o.args = args
+			if runF != nil {
+				return runF(o)
+			}
+			return runSimulate(io, o)
+		},
 	}
 	f := c.Flags()
 	f.StringVar(&o.scenario, "scenario", "capacity-shift", "built-in scenario name or YAML file ("+strings.Join(sim.Builtin(), ", ")+")")

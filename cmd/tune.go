@@ -16,6 +16,8 @@ import (
 )
 
 type tuneOptions struct {
+	io           *IOStreams
+	args         []string
 	target       string
 	mode         string
 	sweeps       []string
@@ -28,8 +30,8 @@ type tuneOptions struct {
 	base         tune.Params
 }
 
-func newTuneCmd(ios *IOStreams) *cobra.Command {
-	o := &tuneOptions{base: tune.Defaults()}
+func newTuneCmd(ios *IOStreams, runF func(*tuneOptions) error) *cobra.Command {
+	o := &tuneOptions{io: ios, base: tune.Defaults()}
 	c := &cobra.Command{
 		Use:   "tune FILE",
 		Short: "What-if tuning: replay a recorded RTT trace through the gradient limiter with other settings",
@@ -62,6 +64,10 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
   limitscope tune rtt.csv --mode open --params deployed.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			o.args = args
+			if runF != nil {
+				return runF(o)
+			}
 			return runTune(ios, o, args[0])
 		},
 	}

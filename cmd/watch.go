@@ -11,14 +11,16 @@ import (
 )
 
 type watchOptions struct {
+	io     *IOStreams
+	args   []string
 	dash   dashOptions
 	live   liveOptions
 	record string
 	file   recordFileOptions
 }
 
-func newWatchCmd(ios *IOStreams) *cobra.Command {
-	o := &watchOptions{}
+func newWatchCmd(ios *IOStreams, runF func(*watchOptions) error) *cobra.Command {
+	o := &watchOptions{io: ios}
 	c := &cobra.Command{
 		Use:   "watch URL... | --prom URL",
 		Short: "Live dashboard of limiters: every target, its series and its verdict",
@@ -31,7 +33,13 @@ verdict's evidence and recommendation. When stdout is not a terminal (or with
   limitscope watch http://a:9090/metrics http://b:9090/metrics --record trace.csv
   limitscope watch --prom http://prometheus:9090 --selector '{job="api"}' --backfill 30m
   limitscope watch http://envoy:9901/stats/prometheus --preset envoy --chart ascii`,
-		RunE: func(c *cobra.Command, args []string) error { return runWatch(ios, o, args) },
+		RunE: func(c *cobra.Command, args []string) error {
+			o.args = args
+			if runF != nil {
+				return runF(o)
+			}
+			return runWatch(ios, o, args)
+		},
 	}
 	o.dash.register(c, 0)
 	o.live.register(c)
