@@ -63,6 +63,10 @@ type Row struct {
 	// Floor and Ceiling are the lowest and highest limits seen.
 	Floor, Ceiling float64
 	Samples        int
+	// RejectedShare is the share of demand turned away in the newest
+	// interval (HasRejectedShare false when the series cannot tell).
+	RejectedShare    float64
+	HasRejectedShare bool
 }
 
 // Rows returns every target's row, in order of first appearance.
@@ -81,10 +85,11 @@ func (b *Board) Rows() []Row {
 		st := streams[i]
 		c, f, ok := st.Current()
 		res := st.Result()
+		share, hasShare := st.LastRejectedShare()
 		b.mu.Unlock()
 		last, _ := store.Last(t)
 		r := Row{Target: t, Last: last, Class: c, Finding: f, Judged: ok, Episodes: res.Findings, Samples: res.Samples,
-			Floor: res.Stats.LimitMin, Ceiling: res.Stats.LimitMax}
+			Floor: res.Stats.LimitMin, Ceiling: res.Stats.LimitMax, RejectedShare: share, HasRejectedShare: hasShare}
 		rows = append(rows, r)
 	}
 	return rows

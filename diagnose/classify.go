@@ -290,10 +290,14 @@ type Stats struct {
 	RTTMeanMs     float64 `json:"rtt_mean_ms,omitempty"`
 	Dropped       float64 `json:"dropped"`
 	Rejected      float64 `json:"rejected"`
-	IntervalS     float64 `json:"interval_s"`
-	Windows       int     `json:"windows"`
-	JudgedWindows int     `json:"judged_windows"`
-	WindowS       float64 `json:"window_s"`
+	// RejectedShare is the share of demand the limit turned away:
+	// rejected / (rejected + completed), completions by Little's law
+	// (in-flight / RTT). Absent without rejected, in-flight and RTT series.
+	RejectedShare *float64 `json:"rejected_share,omitempty"`
+	IntervalS     float64  `json:"interval_s"`
+	Windows       int      `json:"windows"`
+	JudgedWindows int      `json:"judged_windows"`
+	WindowS       float64  `json:"window_s"`
 	// NonFinite names statistics reported as 0 because they overflowed
 	// (inputs near the float64 range): JSON has no Inf or NaN.
 	NonFinite []string `json:"non_finite,omitempty"`
@@ -401,6 +405,11 @@ type Stream struct {
 	rttFirst, rttLast                      float64
 	dropped, rejected                      float64
 	intervals                              []float64
+	// rejected share of demand: rejections and Little's-law completions
+	// over samples with both, and the newest interval's share
+	rejDemand, doneDemand float64
+	lastRejShare          float64
+	hasLastRejShare       bool
 
 	// reused buffers: no allocation per window in steady state
 	lims, vals, tmp, filtered []float64
@@ -476,10 +485,14 @@ func (s *Stream) Push(smp trace.Sample) {
 			}
 		}
 	}
+	dt := int64(0)
+	if s.n > 0 {
+		dt = t - s.last
+	}
 	s.last = t
 	s.n++
 	s.have |= smp.Fields
-	s.account(&p)
+	s.account(&p, dt)
 	// keep only the trailing window
 	// keep two windows (boundaries are refined across one) and at least
 	// DefaultWindow (slow signatures are judged over it)
@@ -521,7 +534,46 @@ func (p *point) merge(q *point) {
 	p.has |= q.has
 }
 
-func (s *Stream) account(p *point) {
+// completions estimates the requests completed in the dt ns before p by
+// Little's law: in-flight / RTT (the sample's RTT, else its min RTT) × dt.
+// ok is false without in-flight or an RTT.
+func completions(p *point, dt int64) (float64, bool) {
+	rtt := 0.0
+	switch {
+	case p.has&trace.FieldRTT != 0 && p.rtt > 0:
+		rtt = p.rtt
+	case p.has&trace.FieldRTTMin != 0 && p.rttMin > 0:
+		rtt = p.rttMin
+	}
+	if rtt <= 0 || p.has&trace.FieldInFlight == 0 {
+		return 0, false
+	}
+	return p.inFlight / (rtt / 1e3) * float64(dt) / 1e9, true
+}
+
+// RejectedShare is the share of demand the limit turned away in the
+// interval dt ending at s: rejected / (rejected + completed), completions
+// estimated by Little's law (in-flight / RTT × dt). ok is false when s lacks
+// the rejected count, in-flight or an RTT, or nothing was asked for.
+func RejectedShare(s trace.Sample, dt time.Duration) (float64, bool) {
+	p := point{has: s.Fields, inFlight: s.InFlight, rtt: s.RTTMs, rttMin: s.RTTMinMs, rejected: s.Rejected}
+	return p.rejectedShare(int64(dt))
+}
+
+func (p *point) rejectedShare(dt int64) (float64, bool) {
+	done, ok := completions(p, dt)
+	if !ok || p.has&trace.FieldRejected == 0 || dt <= 0 || p.rejected+done <= 0 || math.IsNaN(p.rejected+done) {
+		return 0, false
+	}
+	return p.rejected / (p.rejected + done), true
+}
+
+func (s *Stream) account(p *point, dt int64) {
+	if done, ok := completions(p, dt); ok && p.has&trace.FieldRejected != 0 && dt > 0 {
+		s.rejDemand += p.rejected
+		s.doneDemand += done
+		s.lastRejShare, s.hasLastRejShare = p.rejectedShare(dt)
+	}
 	if p.has&trace.FieldLimit != 0 {
 		s.sumLimit += p.limit
 		s.minLimit = math.Min(s.minLimit, p.limit)
@@ -938,6 +990,9 @@ func (s *Stream) ownQueueRef(w windowStats) float64 {
 // completions estimated by Little's law: in-flight / RTT × interval), the
 // RTT's standing ratio to the min RTT, and whether in-flight is held flat
 // below the limit by a worker pool.
+//
+// Completions come from Little's law (completions), so the shares need
+// in-flight and an RTT but no request counter.
 func (s *Stream) shares(w *windowStats, pts []point) {
 	var rej, drop, done float64
 	nr, nd, nq := 0, 0, 0
@@ -951,13 +1006,6 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 		}
 		if p.has&trace.FieldLimit != 0 {
 			minLim = math.Min(minLim, p.limit)
-		}
-		rtt := 0.0
-		switch {
-		case p.has&trace.FieldRTT != 0 && p.rtt > 0:
-			rtt = p.rtt
-		case p.has&trace.FieldRTTMin != 0 && p.rttMin > 0:
-			rtt = p.rttMin
 		}
 		if p.has&trace.FieldRTT != 0 && p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 && p.rtt > 0 {
 			nRatio++
@@ -974,11 +1022,12 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 			nd++
 			drop += p.dropped
 		}
-		if rtt <= 0 || p.has&trace.FieldInFlight == 0 {
+		c, ok := completions(p, p.t-pts[i-1].t)
+		if !ok {
 			continue
 		}
 		nq++
-		done += p.inFlight / (rtt / 1e3) * float64(p.t-pts[i-1].t) / 1e9
+		done += c
 		if p.has&trace.FieldRejected != 0 {
 			nr++
 			rej += p.rejected

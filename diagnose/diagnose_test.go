@@ -466,3 +466,39 @@ func TestLossesCountWithoutAnyCompletion(t *testing.T) {
 		t.Fatalf("%s: %+v", r.Class, r.Findings)
 	}
 }
+
+// The rejected share of demand is rejected / (rejected + completed), with
+// completions by Little's law: 8 in flight at 100 ms RTT complete 80 a
+// second, so 20 rejected a second is a fifth of demand.
+func TestRejectedShareOfDemand(t *testing.T) {
+	t0 := time.Unix(1764410400, 0)
+	var samples []trace.Sample
+	for i := 0; i < 120; i++ {
+		s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "x"}
+		s.Set(trace.FieldLimit, 10)
+		s.Set(trace.FieldInFlight, 8)
+		s.Set(trace.FieldRTT, 100)
+		s.Set(trace.FieldRTTMin, 90)
+		s.Set(trace.FieldRejected, 20)
+		samples = append(samples, s)
+	}
+	if got, ok := RejectedShare(samples[1], time.Second); !ok || math.Abs(got-0.2) > 1e-9 {
+		t.Fatalf("RejectedShare = %v %v, want 0.2", got, ok)
+	}
+	noRej := samples[1]
+	noRej.Fields &^= trace.FieldRejected
+	if _, ok := RejectedShare(noRej, time.Second); ok {
+		t.Fatal("without a rejected series the share cannot be told")
+	}
+	res := Classify("x", samples, Options{})
+	if res.Stats.RejectedShare == nil || math.Abs(*res.Stats.RejectedShare-0.2) > 1e-4 {
+		t.Fatalf("Stats.RejectedShare = %v", res.Stats.RejectedShare)
+	}
+	b := NewBoard(600, Options{})
+	for _, s := range samples {
+		b.Push(s)
+	}
+	if r := b.Rows()[0]; !r.HasRejectedShare || math.Abs(r.RejectedShare-0.2) > 1e-9 {
+		t.Fatalf("board row: %v %v", r.RejectedShare, r.HasRejectedShare)
+	}
+}

@@ -143,6 +143,10 @@ func (c *Collector) Limits() map[string][]float64 {
 // Samples returns how many samples the stream has taken.
 func (s *Stream) Samples() int { return s.n }
 
+// LastRejectedShare is the rejected share of demand in the newest sample's
+// interval (see RejectedShare); ok is false when it cannot be told.
+func (s *Stream) LastRejectedShare() (float64, bool) { return s.lastRejShare, s.hasLastRejShare }
+
 // Current judges the trailing window ending at the newest sample without
 // committing anything: the live verdict for a dashboard. ok is false while
 // the window holds too few samples.
@@ -240,6 +244,10 @@ func (s *Stream) stats(judged, windows int) Stats {
 	st.RTTMinFirstMs, st.RTTMinLastMs = s.rttFirst, s.rttLast
 	if s.nRTT > 0 {
 		st.RTTMeanMs = decimal.Round(s.sumRTT/float64(s.nRTT), 2)
+	}
+	if share := s.rejDemand / (s.rejDemand + s.doneDemand); s.rejDemand+s.doneDemand > 0 && !math.IsNaN(share) && !math.IsInf(share, 0) {
+		share = decimal.Round(share, 4)
+		st.RejectedShare = &share
 	}
 	if len(s.intervals) > 0 {
 		iv := append([]float64(nil), s.intervals...)

@@ -53,6 +53,36 @@ func NewReport(source string, results []diagnose.Result, series map[string][]tra
 	return r
 }
 
+// StatsLine is a target's load statistics in one line: utilisation, the
+// rejected share of demand and the loss and rejection counts — what says
+// whether the limit is the binding constraint. "" when none was measured.
+func StatsLine(st diagnose.Stats) string {
+	var parts []string
+	if st.Utilisation > 0 {
+		parts = append(parts, fmt.Sprintf("utilisation %.0f%% (in-flight / limit)", 100*st.Utilisation))
+	}
+	if st.RejectedShare != nil {
+		parts = append(parts, fmt.Sprintf("rejected share %s of demand", Percent(*st.RejectedShare)))
+	}
+	if st.Rejected > 0 || st.Dropped > 0 {
+		parts = append(parts, fmt.Sprintf("%s rejected, %s dropped", Number(st.Rejected), Number(st.Dropped)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Percent prints a share as a percentage with the precision it needs: 0%,
+// 0.4%, 3.1%, 25%.
+func Percent(share float64) string {
+	p := 100 * share
+	switch {
+	case p == 0:
+		return "0%"
+	case p < 10:
+		return Trim2(math.Round(p*10)/10, "%")
+	}
+	return fmt.Sprintf("%.0f%%", p)
+}
+
 // Failing reports whether a target's verdict or any finding is a fail-on
 // class, and which.
 func (r *Report) Failing(t diagnose.Result) []diagnose.Class { return diagnose.Failing(t, r.FailOn) }
@@ -199,6 +229,9 @@ func (r *Report) Text(w io.Writer) error {
 		if len(l) > 0 {
 			fmt.Fprintf(&b, "  limit %s  mean %.1f, range %.1f – %.1f\n", Sparkline(l, 48), t.Stats.LimitMean, t.Stats.LimitMin, t.Stats.LimitMax)
 		}
+		if st := StatsLine(t.Stats); st != "" {
+			fmt.Fprintf(&b, "  %s\n", st)
+		}
 		for _, f := range t.Findings {
 			fmt.Fprintf(&b, "  %s – %s  %s (%s): %s\n", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), ansi(r.Color, classColor(f.Class), string(f.Class)), f.Severity, f.Evidence.Summary)
 			if f.Class != diagnose.Healthy {
@@ -244,6 +277,9 @@ func (r *Report) Markdown(w io.Writer) error {
 	}
 	for _, t := range r.Targets {
 		fmt.Fprintf(&b, "\n### %s — `%s`\n\n", safetext.Markdown(t.Target), t.Class)
+		if st := StatsLine(t.Stats); st != "" {
+			fmt.Fprintf(&b, "%s\n\n", st)
+		}
 		for _, f := range t.Findings {
 			fmt.Fprintf(&b, "- %s **%s** (%s), %s: %s", mdIcon[f.Severity], f.Class, f.Severity, span(f.Start, f.End), safetext.Markdown(f.Evidence.Summary))
 			if f.Class != diagnose.Healthy {
@@ -298,6 +334,9 @@ func (r *Report) JUnit(w io.Writer) error {
 	for _, t := range r.Targets {
 		c := junitCase{Name: safetext.XML(t.Target), Classname: "limitscope.diagnose"}
 		var lines []string
+		if st := StatsLine(t.Stats); st != "" {
+			lines = append(lines, st)
+		}
 		for _, f := range t.Findings {
 			lines = append(lines, fmt.Sprintf("%s %s (%s): %s → %s", span(f.Start, f.End), f.Class, f.Severity, f.Evidence.Summary, f.Recommendation))
 		}

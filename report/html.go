@@ -112,11 +112,12 @@ func buildChart(samples []trace.Sample, findings []diagnose.Finding, height int,
 
 type htmlTarget struct {
 	diagnose.Result
-	Badge    string
-	Failing  bool
-	Limit    chart
-	RTT      chart
-	Severity map[diagnose.Class]diagnose.Severity
+	Badge     string
+	Failing   bool
+	Limit     chart
+	RTT       chart
+	Severity  map[diagnose.Class]diagnose.Severity
+	StatsLine string
 }
 
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"safe": safetext.HTML}).Parse(`<!DOCTYPE html>
@@ -138,6 +139,7 @@ table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #e
 {{end}}</table>
 {{range .Targets}}
 <h2>{{safe .Target}} <span class="badge {{.Badge}}">{{.Class}}</span></h2>
+{{if .StatsLine}}<p><small>{{.StatsLine}}</small></p>{{end}}
 <div class="legend"><span style="color:#1565c0">━ limit</span><span style="color:#ef6c00">━ in-flight</span><span style="color:#2e7d32">━ min RTT</span><span style="color:#9e9e9e">━ RTT</span><small>shaded: findings (hover for evidence)</small></div>
 {{template "chart" .Limit}}{{template "chart" .RTT}}
 <ul>{{range .Findings}}<li><span class="badge {{.Severity}}">{{.Class}}</span> {{.Start.Format "15:04:05"}} – {{.End.Format "15:04:05"}}: {{safe .Evidence.Summary}}{{if ne .Class "healthy"}}<div class="rec">→ {{safe .Recommendation}}</div>{{end}}</li>{{end}}
@@ -164,7 +166,7 @@ func (r *Report) HTML(w io.Writer) error {
 	}{Source: r.Source, ExitCode: r.ExitCode, Why: r.exitWhy()}
 	for _, t := range r.Targets {
 		s := r.Series[t.Target]
-		ht := htmlTarget{Result: t, Badge: string(diagnose.SeverityOf(t.Class)), Failing: len(r.Failing(t)) > 0}
+		ht := htmlTarget{Result: t, Badge: string(diagnose.SeverityOf(t.Class)), Failing: len(r.Failing(t)) > 0, StatsLine: StatsLine(t.Stats)}
 		ht.Limit = buildChart(s, t.Findings, 200, "limit / in-flight", []trace.Field{trace.FieldLimit, trace.FieldInFlight}, []string{"limit", "in-flight"}, []string{"#1565c0", "#ef6c00"})
 		ht.RTT = buildChart(s, t.Findings, 120, "RTT (ms)", []trace.Field{trace.FieldRTT, trace.FieldRTTMin}, []string{"RTT", "min RTT"}, []string{"#9e9e9e", "#2e7d32"})
 		data.Targets = append(data.Targets, ht)
