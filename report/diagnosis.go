@@ -144,7 +144,9 @@ func (r *Report) JSON(w io.Writer) error {
 var sparkRunes = []rune("▁▂▃▄▅▆▇█")
 
 // Sparkline draws values as width block characters (each the mean of its
-// share of the values), scaled between their min and max.
+// share of the values), scaled from 0 to their max, so a limit moving
+// between 8 and 9 looks like the small change it is (values below 0 scale
+// from their min instead).
 func Sparkline(values []float64, width int) string {
 	if len(values) == 0 || width <= 0 {
 		return ""
@@ -161,7 +163,7 @@ func Sparkline(values []float64, width int) string {
 		}
 		buckets[i] = sum / float64(b-a)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi := 0.0, math.Inf(-1)
 	for _, v := range buckets {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}

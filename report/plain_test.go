@@ -41,3 +41,15 @@ func TestPlainPrinter(t *testing.T) {
 		t.Fatalf("plain output:\n%s", got)
 	}
 }
+
+// A sparkline is scaled from zero: a limit moving between 8 and 9 is a
+// small change, not a full swing.
+func TestSparklineScalesFromZero(t *testing.T) {
+	got := Sparkline([]float64{8, 9, 8, 9, 8, 9}, 6)
+	if strings.ContainsAny(got, "▁▂▃▄▅▆") {
+		t.Fatalf("8↔9 drawn as a full swing: %q", got)
+	}
+	if got := Sparkline([]float64{0, 10}, 2); got != "▁█" {
+		t.Fatalf("0→10: %q", got)
+	}
+}

@@ -43,10 +43,13 @@ type Series struct {
 	Mark   rune // ascii style mark
 }
 
-// RefLine is a dashed horizontal line (floor, cap).
+// RefLine is a dashed horizontal line (floor, cap). A line above the data's
+// range is not drawn (it would squeeze the data into the bottom of the
+// chart): the top row shows "↑ Label" instead.
 type RefLine struct {
 	Value float64
 	Color lipgloss.TerminalColor
+	Label string
 }
 
 // canvas is a pixel grid; each pixel remembers the series that drew it.
@@ -128,13 +131,32 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 				}
 			}
 		}
-		for _, r := range refs {
-			yMax = math.Max(yMax, r.Value)
+		if yMax <= 0 { // no data: the reference lines set the scale
+			for _, r := range refs {
+				yMax = math.Max(yMax, r.Value)
+			}
 		}
 		yMax *= 1.1
 		if yMax <= 0 {
 			yMax = 1
 		}
+	}
+	// reference lines above the scale become a marker on the top row
+	var drawn []RefLine
+	var marker []rune
+	var markerColor lipgloss.TerminalColor
+	for _, r := range refs {
+		if r.Value > yMax {
+			if marker == nil {
+				marker, markerColor = []rune("↑ "+r.Label+" "+report.Number(r.Value)), r.Color
+			}
+			continue
+		}
+		drawn = append(drawn, r)
+	}
+	refs = drawn
+	if len(marker) > pw/2 {
+		marker = nil
 	}
 	c := newCanvas(pw, h, style)
 	W, H := pw*c.px, h*c.py
@@ -216,6 +238,14 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 			run.Reset()
 		}
 		for col := 0; col < pw; col++ {
+			if row == 0 && col >= pw-len(marker) {
+				if markerColor != runColor {
+					flush()
+					runColor = markerColor
+				}
+				run.WriteRune(marker[col-(pw-len(marker))])
+				continue
+			}
 			var r rune
 			var top int8
 			switch style {
@@ -270,6 +300,79 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 		}
 	}
 	return b.String()
+}
+
+// Legend is a chart's key: each series' mark in its colour (the mark the
+// chart draws in ASCII style, a line otherwise) and its name.
+func Legend(style ChartStyle, series []Series, names []string) string {
+	var parts []string
+	for i, s := range series {
+		mark := "━"
+		if style == ASCII {
+			mark = string(s.Mark)
+			if s.Mark == 0 {
+				mark = "*"
+			}
+		}
+		parts = append(parts, fg(s.Color, mark+" "+names[i]))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// tickSteps are the time-axis label intervals, shortest first.
+var tickSteps = []time.Duration{time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second,
+	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour}
+
+// TimeAxis is the two lines under a chart of w cells (a y axis of yw on the
+// left): a rule with a tick at every round interval (UTC wall clock) and
+// their labels, as many as fit without touching, and ◆ where each mark
+// (an episode start) falls.
+func TimeAxis(from, to time.Time, w, yw int, marks []time.Time) string {
+	pw := w - yw
+	span := to.Sub(from)
+	if pw < 10 || span <= 0 {
+		return ""
+	}
+	step := tickSteps[len(tickSteps)-1]
+	for _, s := range tickSteps {
+		label := 8 // 15:04:05
+		if s >= time.Minute {
+			label = 5 // 15:04
+		}
+		if float64(span/s)*float64(label+3) <= float64(pw) {
+			step = s
+			break
+		}
+	}
+	layout := "15:04:05"
+	if step >= time.Minute {
+		layout = "15:04"
+	}
+	xOf := func(t time.Time) int { return int(float64(pw-1) * float64(t.Sub(from)) / float64(span)) }
+	rule := []rune(strings.Repeat("─", pw))
+	labels := []rune(strings.Repeat(" ", pw))
+	free := 0 // first label column not yet used
+	for t := from.UTC().Truncate(step); !t.After(to); t = t.Add(step) {
+		if t.Before(from) {
+			continue
+		}
+		x := xOf(t)
+		rule[x] = '┬'
+		l := []rune(t.UTC().Format(layout))
+		at := min(max(x-len(l)/2, 0), pw-len(l))
+		if at >= free {
+			copy(labels[at:], l)
+			free = at + len(l) + 2
+		}
+	}
+	for _, m := range marks {
+		if !m.Before(from) && !m.After(to) {
+			rule[xOf(m)] = '◆'
+		}
+	}
+	pad := strings.Repeat(" ", yw)
+	return styles.Axis.Render(pad+string(rule)) + "\n" + styles.Axis.Render(pad+string(labels))
 }
 
 func padLeft(s string, n int) string {

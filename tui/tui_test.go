@@ -159,34 +159,34 @@ func TestKeysDriveTheModel(t *testing.T) {
 	m := tea.Model(New(o))
 	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	mm := m.(Model)
-	first := mm.selected
+	first := mm.list.selected
 	m = send(m, tea.KeyMsg{Type: tea.KeyDown})
-	if m.(Model).selected == first {
+	if m.(Model).list.selected == first {
 		t.Fatal("down did not move the selection")
 	}
 	m = send(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if !m.(Model).detail {
+	if m.(Model).screen != screenDetail {
 		t.Fatal("enter did not open the detail")
 	}
 	m = send(m, tea.KeyMsg{Type: tea.KeyEsc})
-	if m.(Model).detail {
+	if m.(Model).screen == screenDetail {
 		t.Fatal("esc did not close the detail")
 	}
 	// filter
 	m = send(m, keys("/")[0])
 	m = send(m, keys("pay")[0], keys("pay")[1], keys("pay")[2], tea.KeyMsg{Type: tea.KeyEnter})
-	if v := m.(Model).visible; len(v) != 1 || m.(Model).selected != "payments" {
-		t.Fatalf("filter 'pay' shows %d rows, selected %q", len(v), m.(Model).selected)
+	if v := m.(Model).list.visible; len(v) != 1 || m.(Model).list.selected != "payments" {
+		t.Fatalf("filter 'pay' shows %d rows, selected %q", len(v), m.(Model).list.selected)
 	}
 	m = send(m, keys("/")[0], tea.KeyMsg{Type: tea.KeyEsc})
-	if len(m.(Model).visible) != 4 {
+	if len(m.(Model).list.visible) != 4 {
 		t.Fatal("esc in the filter must clear it")
 	}
 	// sort by verdict: the degraded target first
 	m = send(m, keys("ss")...)
 	mm = m.(Model)
-	if mm.sortBy != sortVerdict || mm.rows[mm.visible[0]].Class != diagnose.Degraded {
-		t.Fatalf("sort by verdict: %v first is %s", mm.sortBy, mm.rows[mm.visible[0]].Class)
+	if mm.list.sortBy != sortVerdict || mm.rows[mm.list.visible[0]].Class != diagnose.Degraded {
+		t.Fatalf("sort by verdict: %v first is %s", mm.list.sortBy, mm.rows[mm.list.visible[0]].Class)
 	}
 	// zoom
 	z := mm.zoom
@@ -222,7 +222,7 @@ func TestKeysDriveTheModel(t *testing.T) {
 	}
 	// help toggles; q quits
 	m = send(m, keys("?")...)
-	if !m.(Model).showHelp {
+	if m.(Model).screen != screenHelp {
 		t.Fatal("? must show help")
 	}
 	_, cmd := m.Update(keys("q")[0])
@@ -271,7 +271,7 @@ func TestHostileNamesNeverReachTheScreenRaw(t *testing.T) {
 func TestChartStyles(t *testing.T) {
 	s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{0, 10}, Color: styles.Limit, Mark: '#'}
 	for _, st := range []ChartStyle{Braille, Block, ASCII} {
-		c := Chart([]Series{s}, []RefLine{{5, styles.Ref}}, t0, t0.Add(time.Minute), 30, 6, 0, st, "")
+		c := Chart([]Series{s}, []RefLine{{5, styles.Ref, "floor"}}, t0, t0.Add(time.Minute), 30, 6, 0, st, "")
 		lines := strings.Split(c, "\n")
 		if len(lines) != 6 {
 			t.Fatalf("style %d: %d lines", st, len(lines))
@@ -440,5 +440,88 @@ func TestTuneKeys(t *testing.T) {
 	}
 	if !strings.Contains(m.View(), "open loop: recorded RTTs replayed") {
 		t.Fatal("open loop must say it is blind")
+	}
+}
+
+// The dashboard defects a reviewer found, each pinned.
+func TestDashboardDefectsStayFixed(t *testing.T) {
+	t.Run("filter prompt is drawn, not escaped", func(t *testing.T) {
+		lipgloss.SetColorProfile(termenv.ANSI)
+		defer lipgloss.SetColorProfile(termenv.Ascii)
+		m := send(tea.Model(New(options(4))), tea.WindowSizeMsg{Width: 100, Height: 24}, keys("/")[0], keys("p")[0])
+		if v := m.View(); strings.Contains(v, `\x1b`) && !strings.Contains(v, `evil\x1b`) || strings.Contains(v, `\x1b[7m`) {
+			t.Fatalf("the filter prompt shows an escaped escape sequence:\n%s", v)
+		}
+	})
+	t.Run("a filter matching nothing says so", func(t *testing.T) {
+		m := send(tea.Model(New(options(4))), tea.WindowSizeMsg{Width: 100, Height: 24})
+		m = send(m, append(keys("/zzz"), tea.KeyMsg{Type: tea.KeyEnter})...)
+		v := m.View()
+		if strings.Contains(v, "waiting for samples") || !strings.Contains(v, `no target matches "zzz"`) {
+			t.Fatalf("filter matching nothing:\n%s", v)
+		}
+	})
+	t.Run("the chart scales to the data; a cap above it is a marker", func(t *testing.T) {
+		s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{38, 40}, Color: styles.Limit, Mark: '#'}
+		c := Chart([]Series{s}, []RefLine{{200, styles.Cap, "cap"}, {4, styles.Ref, "floor"}}, t0, t0.Add(time.Minute), 60, 8, 0, ASCII, "")
+		lines := strings.Split(c, "\n")
+		if !strings.HasPrefix(strings.TrimSpace(lines[0]), "44") || !strings.Contains(lines[0], "↑ cap 200") {
+			t.Fatalf("top row %q: want the scale at 44 (data ×1.1) and the cap as a marker", lines[0])
+		}
+		if !strings.Contains(c, "-") {
+			t.Fatal("the floor, inside the scale, must still be drawn")
+		}
+	})
+	t.Run("time axis labels round times between the ends", func(t *testing.T) {
+		a := TimeAxis(t0, t0.Add(10*time.Minute), 100, 7, nil)
+		for _, want := range []string{"10:00", "10:02", "10:05", "10:08"} {
+			if !strings.Contains(a, want) {
+				t.Fatalf("axis lacks %s:\n%s", want, a)
+			}
+		}
+		if strings.Count(a, "┬") < 5 {
+			t.Fatalf("too few ticks:\n%s", a)
+		}
+	})
+	t.Run("q quit stays visible at any width", func(t *testing.T) {
+		o := options(4)
+		o.Player = &fakePlayer{pos: t0.Add(5 * time.Minute), start: t0, end: t0.Add(20 * time.Minute), speed: 1}
+		for _, w := range []int{80, 60, 45} {
+			m := send(tea.Model(New(o)), tea.WindowSizeMsg{Width: w, Height: 24})
+			lines := strings.Split(m.View(), "\n")
+			if last := lines[len(lines)-1]; !strings.Contains(last, "q quit") {
+				t.Fatalf("width %d: key hints %q", w, last)
+			}
+		}
+	})
+	t.Run("UTIL shows its number", func(t *testing.T) {
+		v := send(tea.Model(New(options(4))), tea.WindowSizeMsg{Width: 100, Height: 24}).View()
+		if !strings.Contains(v, " 13%") || !strings.Contains(v, "100%") {
+			t.Fatalf("UTIL without numbers:\n%s", v)
+		}
+	})
+}
+
+// A target exporting rejections shows the rejected share in the overview's
+// REJ column and as a series in its detail.
+func TestRejectedShareOnScreen(t *testing.T) {
+	b := diagnose.NewBoard(3600, diagnose.Options{Window: time.Minute})
+	for i := 0; i < 300; i++ {
+		s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "payments"}
+		s.Set(trace.FieldLimit, 10)
+		s.Set(trace.FieldInFlight, 8)
+		s.Set(trace.FieldRTTMin, 90)
+		s.Set(trace.FieldRTT, 100)
+		s.Set(trace.FieldRejected, 20) // 80 completed a second: a fifth of demand turned away
+		b.Push(s)
+	}
+	o := Options{Title: "watch", Board: b, Now: func() time.Time { return t0.Add(300 * time.Second) }, Zoom: 5 * time.Minute}
+	m := send(tea.Model(New(o)), tea.WindowSizeMsg{Width: 110, Height: 30})
+	if v := m.View(); !strings.Contains(v, "REJ") || !strings.Contains(v, "20%") {
+		t.Fatalf("overview without the rejected share:\n%s", v)
+	}
+	v := send(m, tea.KeyMsg{Type: tea.KeyEnter}).View()
+	if !strings.Contains(v, "rejected 20%") || !strings.Contains(v, "rejected share of demand (%)") {
+		t.Fatalf("detail without the rejected share:\n%s", v)
 	}
 }
