@@ -27,9 +27,7 @@ type tmuxSession struct {
 
 func startTmux(t *testing.T, w, h int, args ...string) *tmuxSession {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is not installed: run `make test-deps` (as root) or `sudo apt-get install -y tmux`; the TUI is tested under tmux")
-	}
+	requireTool(t, "tmux", "the TUI is tested under tmux")
 	bin := binary(t)
 	s := &tmuxSession{t: t, name: fmt.Sprintf("ls%d", time.Now().UnixNano()), exitFile: filepath.Join(t.TempDir(), "exit")}
 	cmdline := bin

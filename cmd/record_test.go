@@ -81,10 +81,7 @@ func freePort(t *testing.T) int {
 // prometheus) on a loopback port, scraping target every second.
 func startPrometheus(t *testing.T, target string) string {
 	t.Helper()
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("the prometheus binary is not installed: run `make test-deps` (as root) or `sudo apt-get install -y prometheus`; fleet mode is tested against a real server")
-	}
+	bin := requireTool(t, "prometheus", "fleet mode is tested against a real server")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "prometheus.yml")
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`global:
