@@ -525,3 +525,40 @@ func TestRejectedShareOnScreen(t *testing.T) {
 		t.Fatalf("detail without the rejected share:\n%s", v)
 	}
 }
+
+// Values typed fast or pasted arrive whole, and each knob reads its own
+// unit: a pasted 300, and rtt_window typed as "90s" after enter.
+func TestTunePastedAndTypedValues(t *testing.T) {
+	m := tea.Model(NewTune(tuneOpts()))
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	step := func(m tea.Model, msg tea.Msg) tea.Model {
+		m, cmd := m.Update(msg)
+		if cmd != nil {
+			if r, ok := cmd().(tuneDone); ok {
+				m, _ = m.Update(r)
+			}
+		}
+		return m
+	}
+	m = step(m, tea.KeyMsg{Type: tea.KeyDown})
+	m = step(m, tea.KeyMsg{Type: tea.KeyDown}) // max_limit
+	m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("300"), Paste: true})
+	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if got := m.(TuneModel).params.MaxLimit; got != 300 {
+		t.Fatalf("pasted 300: max_limit %v", got)
+	}
+	m = step(m, tea.KeyMsg{Type: tea.KeyDown})
+	m = step(m, tea.KeyMsg{Type: tea.KeyDown}) // rtt_window
+	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if v := m.View(); !strings.Contains(v, "rtt_window = 2m0s") || !strings.Contains(v, "a duration") {
+		t.Fatalf("enter must edit the current value and say what it takes:\n%s", v)
+	}
+	for i := 0; i < 4; i++ {
+		m = step(m, tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("90s")})
+	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if got := m.(TuneModel).params.RTTWindow; time.Duration(got) != 90*time.Second {
+		t.Fatalf("typed 90s: rtt_window %v (%q)", time.Duration(got), m.(TuneModel).msg)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -52,7 +53,10 @@ type TuneModel struct {
 	params   tune.Params
 	mode     tune.Mode
 	cursor   int
-	typing   string
+	// input edits the chosen parameter's value while editing: a digit,
+	// a paste or enter starts it; enter applies, esc cancels
+	input    textinput.Model
+	editing  bool
 	cur      tune.Row
 	base     tune.Row
 	seq      int
@@ -82,6 +86,9 @@ func NewTune(opt TuneOptions) TuneModel {
 			Reset: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "back to baseline")),
 			Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		}}
+	m.input = textinput.New()
+	m.input.CharLimit = 32
+	m.input.Prompt = ""
 	m.base = opt.Run(opt.Baseline, opt.Mode)
 	m.cur = m.base
 	return m
@@ -122,25 +129,40 @@ func (m TuneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := &tune.Table[m.cursor]
-	s := msg.String()
-	if (len(s) == 1 && (s[0] >= '0' && s[0] <= '9' || s[0] == '.')) || (m.typing != "" && (msg.Type == tea.KeyBackspace || msg.Type == tea.KeyEnter || msg.Type == tea.KeyEsc)) {
+	if m.editing {
 		switch msg.Type {
-		case tea.KeyBackspace:
-			m.typing = m.typing[:len(m.typing)-1]
-		case tea.KeyEsc:
-			m.typing = ""
 		case tea.KeyEnter:
-			v, err := k.Parse(m.typing)
-			m.typing = ""
+			m.editing = false
+			m.input.Blur()
+			v, err := k.Parse(m.input.Value())
 			if err != nil {
-				m.msg = err.Error()
+				m.msg = k.Name + ": " + err.Error()
 				return m, nil
 			}
 			return m.set(k.Name, v)
-		default:
-			m.typing += s
+		case tea.KeyEsc:
+			m.editing = false
+			m.input.Blur()
+			return m, nil
 		}
-		return m, nil
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	// a digit, a decimal point or a paste starts typing a value; enter
+	// starts editing the current one
+	if msg.Type == tea.KeyRunes && (msg.Paste || len(msg.Runes) > 0 && strings.ContainsRune("0123456789.", msg.Runes[0])) || msg.Type == tea.KeyEnter {
+		m.editing = true
+		m.msg = ""
+		m.input.SetValue("")
+		if msg.Type == tea.KeyEnter {
+			cur, _ := m.params.Get(k.Name)
+			m.input.SetValue(k.Format(cur))
+		} else {
+			m.input.SetValue(string(msg.Runes))
+		}
+		m.input.CursorEnd()
+		return m, m.input.Focus()
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
@@ -217,6 +239,7 @@ func (m TuneModel) View() string {
 	if chartW < 30 {
 		chartW, panelW = m.width, 0
 	}
+	chartsH -= 2 // the time axis
 	topH := max(3, chartsH*3/5)
 	botH := max(2, chartsH-topH-1)
 	var from, to time.Time
@@ -231,27 +254,37 @@ func (m TuneModel) View() string {
 		inf.Times, inf.Values = append(inf.Times, s.Time), append(inf.Values, s.InFlight)
 	}
 	recLim.Times, recLim.Values = m.opt.LimitTimes, m.opt.RecordedLimit
-	legend := lipgloss.NewStyle().Foreground(styles.Limit).Render("━ what-if limit") + " " + lipgloss.NewStyle().Foreground(styles.InFlight).Render("━ in-flight")
+	shown, names := []Series{lim, inf}, []string{"what-if limit", "in-flight"}
 	if len(recLim.Values) > 0 {
-		legend += " " + styles.Dim.Render("━ recorded limit")
+		shown, names = append(shown, recLim), append(names, "recorded limit")
 	}
-	left := []string{fit(legend, chartW), Chart([]Series{recLim, inf, lim}, nil, from, to, chartW, topH, 0, m.opt.Chart, "")}
+	left := []string{fit(Legend(m.opt.Chart, shown, names), chartW), Chart([]Series{recLim, inf, lim}, nil, from, to, chartW, topH, 0, m.opt.Chart, "")}
 	rtt := Series{Times: m.opt.RTTTimes, Values: m.opt.RTT, Color: styles.RTT, Mark: '.'}
-	left = append(left, fit(lipgloss.NewStyle().Foreground(styles.RTT).Render("━ recorded RTT (ms)"), chartW), Chart([]Series{rtt}, nil, from, to, chartW, botH, 0, m.opt.Chart, ""))
+	left = append(left, fit(Legend(m.opt.Chart, []Series{rtt}, []string{"recorded RTT (ms)"}), chartW), Chart([]Series{rtt}, nil, from, to, chartW, botH, 0, m.opt.Chart, ""))
+	if axis := TimeAxis(from, to, chartW, 7, nil); axis != "" {
+		left = append(left, axis)
+	}
 	leftBlock := strings.Join(left, "\n")
 	if panelW > 0 {
-		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, leftBlock, " ", m.panel(panelW, topH+botH+2)))
+		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, leftBlock, " ", m.panel(panelW, topH+botH+4)))
 	} else {
 		b.WriteString(leftBlock)
 	}
 	b.WriteString("\n" + m.results())
-	status := m.msg
-	if m.typing != "" {
-		status = fmt.Sprintf("%s = %s▌ (enter to set, esc to cancel)", tune.Table[m.cursor].Name, m.typing)
+	status := styles.Dim.Render(safetext.Terminal(m.msg))
+	if m.editing {
+		k := &tune.Table[m.cursor]
+		hint := "a number"
+		if k.Unit == tune.Seconds {
+			hint = `a duration like "2m" or seconds`
+		} else if k.ZeroIsNone {
+			hint = `a number, or "none"`
+		}
+		status = k.Name + " = " + m.input.View() + styles.Dim.Render("  ("+hint+"; enter sets, esc cancels)")
 	} else if m.running {
-		status = "re-running…"
+		status = styles.Dim.Render("re-running…")
 	}
-	b.WriteString("\n" + fit(styles.Dim.Render(safetext.Terminal(status)), m.width))
+	b.WriteString("\n" + fit(status, m.width))
 	b.WriteString("\n" + fit(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
 	return clampLines(b.String(), m.height, m.width)
 }
@@ -284,7 +317,7 @@ func delta(a, b float64, pct bool, lowerBetter bool) string {
 	d := a - b
 	s := ""
 	if pct {
-		s = fmt.Sprintf("%+.1f", 100*d)
+		s = fmt.Sprintf("%+.1f pt", 100*d) // percentage points
 	} else {
 		s = fmt.Sprintf("%+.3g", d)
 	}
@@ -304,7 +337,7 @@ func (m TuneModel) results() string {
 		return fit(pad(label, 20)+padLeft(cur, 12)+padLeft(base, 12)+"  "+d, m.width)
 	}
 	lines := []string{
-		styles.Header.Render(row("result", "current", "baseline", "Δ")),
+		styles.Header.Render(row("result", "current", "baseline", "Δ current − baseline")),
 		row("utilisation", fmt.Sprintf("%.1f%%", 100*c.Utilisation), fmt.Sprintf("%.1f%%", 100*b.Utilisation), delta(c.Utilisation, b.Utilisation, true, false)),
 		row("p99 latency", fmt.Sprintf("%.1fms", c.P99Ms), fmt.Sprintf("%.1fms", b.P99Ms), delta(c.P99Ms, b.P99Ms, false, true)),
 		row("overload episodes", fmt.Sprint(c.OverloadEpisodes), fmt.Sprint(b.OverloadEpisodes), delta(float64(c.OverloadEpisodes), float64(b.OverloadEpisodes), false, true)),

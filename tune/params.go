@@ -2,7 +2,9 @@ package tune
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -354,19 +356,46 @@ func (f FlagValue) Type() string {
 	return "float"
 }
 
-// WriteFiles writes the parameters next to stem as stem.json, stem.yaml and
-// stem.go (a Go literal) and returns the paths.
+// WriteFiles writes the parameters as stem.json, stem.yaml and stem.go (a Go
+// literal) and returns the paths. It never overwrites: when any of the three
+// exists, it writes beside them as stem-2.*, stem-3.* and so on.
 func (p Params) WriteFiles(stem string) ([]string, error) {
 	js, _ := json.MarshalIndent(p, "", "  ")
 	ym, _ := yaml.Marshal(p)
-	files := map[string][]byte{
-		stem + ".json": append(js, '\n'),
-		stem + ".yaml": ym,
-		stem + ".go":   []byte("// Limiter parameters chosen with limitscope tune.\npackage main\n\nimport (\n\t\"time\"\n\n\t\"github.com/limitscope/limitscope/limiter\"\n)\n\nvar tunedLimiter = &" + p.GoLiteral() + "\n\nvar _ = time.Second\n"),
+	contents := [][]byte{
+		append(js, '\n'),
+		ym,
+		[]byte("// Limiter parameters chosen with limitscope tune.\npackage main\n\nimport (\n\t\"time\"\n\n\t\"github.com/limitscope/limitscope/limiter\"\n)\n\nvar tunedLimiter = &" + p.GoLiteral() + "\n\nvar _ = time.Second\n"),
+	}
+	exts := []string{".json", ".yaml", ".go"}
+	base := stem
+	for n := 2; ; n++ {
+		free := true
+		for _, ext := range exts {
+			if _, err := os.Lstat(base + ext); !errors.Is(err, fs.ErrNotExist) {
+				free = false
+			}
+		}
+		if free {
+			break
+		}
+		if n > 1000 {
+			return nil, fmt.Errorf("writing parameters: %s.* to %s-1000.* all exist", stem, stem)
+		}
+		base = fmt.Sprintf("%s-%d", stem, n)
 	}
 	var out []string
-	for _, name := range []string{stem + ".json", stem + ".yaml", stem + ".go"} {
-		if err := os.WriteFile(name, files[name], 0o644); err != nil {
+	for i, ext := range exts {
+		name := base + ext
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return out, fmt.Errorf("writing parameters: %w", err)
+		}
+		_, err = f.Write(contents[i])
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return out, fmt.Errorf("writing parameters: %w", err)
 		}
 		out = append(out, name)

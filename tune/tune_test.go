@@ -203,3 +203,25 @@ func TestTableReadsValuesOneWay(t *testing.T) {
 		}
 	}
 }
+
+// w in the tune view never overwrites parameter files: a second write goes
+// beside the first.
+func TestWriteFilesNeverOverwrites(t *testing.T) {
+	stem := filepath.Join(t.TempDir(), "params")
+	p := Defaults()
+	first, err := p.WriteFiles(stem)
+	if err != nil || first[0] != stem+".json" {
+		t.Fatal(first, err)
+	}
+	p.Smoothing = 0.1
+	second, err := p.WriteFiles(stem)
+	if err != nil || second[0] != stem+"-2.json" || second[2] != stem+"-2.go" {
+		t.Fatal(second, err)
+	}
+	if q, err := ReadParams(stem + ".json"); err != nil || q.Smoothing != Defaults().Smoothing {
+		t.Fatalf("the first file was changed: %+v %v", q, err)
+	}
+	if q, err := ReadParams(stem + "-2.yaml"); err != nil || q.Smoothing != 0.1 {
+		t.Fatalf("the second write: %+v %v", q, err)
+	}
+}
