@@ -47,12 +47,12 @@ func (k tuneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHel
 
 // TuneModel is the what-if tuning view.
 type TuneModel struct {
-	opt      TuneOptions
-	keys     tuneKeys
-	help     help.Model
-	params   tune.Params
-	mode     tune.Mode
-	cursor   int
+	opt    TuneOptions
+	keys   tuneKeys
+	help   help.Model
+	params tune.Params
+	mode   tune.Mode
+	cursor int
 	// input edits the chosen parameter's value while editing: a digit,
 	// a paste or enter starts it; enter applies, esc cancels
 	input    textinput.Model
