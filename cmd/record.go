@@ -32,7 +32,8 @@ An existing file is never replaced silently: pass --force to overwrite it or
 --append to continue it. Exit 3 when nothing could be recorded.
 SIGINT or SIGTERM stops cleanly: the file is flushed and closed, exit 0. Rows
 reach the file whole and are flushed every second, so even a killed recorder
-leaves a file readable to its last complete row.`,
+leaves a file readable to its last complete row. The file format is
+docs/trace-format.md in the repository.`,
 		Example: `  limitscope record http://127.0.0.1:9090/metrics -o trace.csv
   limitscope record http://a:9090/metrics http://b:9090/metrics -o trace.csv.gz --duration 30m
   limitscope record --prom http://prometheus:9090 --selector '{job="api"}' --backfill 1h -o fleet.csv

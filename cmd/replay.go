@@ -29,7 +29,8 @@ func newReplayCmd(ios *IOStreams, runF func(*replayOptions) error) *cobra.Comman
 		Short: "Replay a recorded trace in the dashboard, with playback controls",
 		Long: `Replay a trace file (CSV or JSON Lines, .gz, - for stdin) through the same
 dashboard as watch, on a playback clock: space pauses, ←/→ seek, [ and ] halve
-and double the speed, home/end jump. Verdicts are computed as the data plays.`,
+and double the speed, home/end jump. Verdicts are computed as the data plays.
+The file format is docs/trace-format.md in the repository.`,
 		Example: `  limitscope replay incident.csv
   limitscope replay incident.csv.gz --speed 60
   limitscope replay trace.jsonl --plain --speed 1000 | grep degraded`,

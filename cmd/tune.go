@@ -35,14 +35,17 @@ func newTuneCmd(ios *IOStreams, runF func(*tuneOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tune FILE",
 		Short: "What-if tuning: replay a recorded RTT trace through the gradient limiter with other settings",
-		Long: `Load an RTT trace (time and rtt_ms; in_flight and dropped used when present)
+		Long: `Load an RTT trace (time and rtt_ms; in_flight and dropped used when present;
+the format is docs/trace-format.md in the repository)
 and replay it through limitscope's gradient limiter with other parameters.
 
-Interactive (a terminal, no --sweep): ↑/↓ choose a parameter, ←/→ step it or
-type a value and press enter; every change re-runs at once and the results
-table compares it with the baseline. m toggles open/closed loop, w writes the
-parameters (JSON, YAML and a limiter.Gradient{…} Go literal), q quits and
-prints them.
+Interactive (a terminal, no --sweep): ↑/↓ choose a parameter, ←/→ step it,
+or type or paste a value (enter edits the current one; rtt_window takes "90s",
+cap takes "none") and press enter; every change re-runs at once and the
+results table compares it with the baseline (Δ is current − baseline;
+utilisation in percentage points). m toggles open/closed loop, w writes the
+parameters (JSON, YAML and a limiter.Gradient{…} Go literal; beside existing
+files, never over them), q quits and prints them.
 
 Headless (--sweep): runs every combination on all cores, prints the table and
 recommends the highest utilisation with no overload episode and no
