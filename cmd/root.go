@@ -16,6 +16,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/limitscope/limitscope/report"
 )
 
 // Version is set at build time with -ldflags "-X ...cmd.Version=v1.2.3".
@@ -49,7 +51,11 @@ Exit codes:
   2  usage or input error (the message names the flag, file or line)
   3  diagnose could evaluate nothing (every target lacked data);
      record recorded nothing
-  4  a report (--output) could not be written; the others were`
+  4  a report (--output) could not be written; the others were
+  130  simulate was interrupted (the rows finished so far are printed)
+
+Every verdict and every word on the screens: limitscope help verdicts,
+limitscope help terms.`
 
 // NewRootCmd builds the command tree over io.
 func NewRootCmd(io *IOStreams) *cobra.Command {
@@ -68,6 +74,8 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 		return usageError(fmt.Errorf("%w (see '%s --help')", err, c.CommandPath()))
 	})
 	root.AddCommand(
+		helpTopic("verdicts", "Every verdict, its evidence, its severity and what to do", report.VerdictsHelp),
+		helpTopic("terms", "Every column, statistic and word the screens and reports use", report.TermsHelp),
 		newVersionCmd(io),
 		newSimulateCmd(io, nil),
 		newDiagnoseCmd(io, nil),
@@ -78,6 +86,12 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 		newTuneCmd(io, nil),
 	)
 	return root
+}
+
+// helpTopic is a "limitscope help NAME" page (cobra lists it under
+// Additional help topics).
+func helpTopic(name, short, long string) *cobra.Command {
+	return &cobra.Command{Use: name, Short: short, Long: long}
 }
 
 func newVersionCmd(io *IOStreams) *cobra.Command {

@@ -299,3 +299,12 @@ func limitsSince(f frame, target string) []float64 {
 	}
 	return out
 }
+
+// ColumnTitles are the overview's column titles, for documentation checks.
+func ColumnTitles() []string {
+	out := []string{"TARGET"}
+	for _, c := range columns {
+		out = append(out, c.title)
+	}
+	return out
+}

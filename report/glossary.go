@@ -1,0 +1,142 @@
+package report
+
+// VerdictsHelp is "limitscope help verdicts": each verdict, the evidence it
+// is decided on and what to do. The thresholds are the classifier's
+// (diagnose/classify.go).
+const VerdictsHelp = `Every target gets one verdict per judging window; the whole-series verdict is
+the most severe one present (degraded-downstream > oscillating >
+pipeline-bound > healthy). A window is 20 sample intervals, 1 to 5 minutes,
+unless --window says otherwise; episodes start and end where the series
+changed, not at window edges.
+
+healthy (ok)
+  The limit settled (its 10–90% band is narrow) and in-flight runs near it:
+  the limiter is doing its job. Evidence: the limit's median and band, the
+  utilisation. Nothing to do.
+
+pipeline-bound (info)
+  The limit is not the binding constraint: in-flight is well below it
+  (utilisation under 50%), or the limit turns away under 5% of demand while
+  utilisation is under 90%, or in-flight is flat at one whole number below
+  the limit with nothing rejected (a worker pool). Evidence: in-flight
+  median, limit median, utilisation, rejected share. Look upstream:
+  producers, consumers, worker pools, batching.
+
+degraded-downstream (critical)
+  The downstream got slower or lost capacity: the min RTT rose 1.5× or more
+  over its own earlier level while the limit sat at its floor (pinned) or
+  fell to 60% or less of its best; or the limit fell to half or less and
+  stayed there while errors or timeouts appeared. Evidence: min-RTT rise
+  (from, to), limit median, floor, best limit, loss share. Page the
+  downstream's owner; raising the limit would only queue more.
+
+oscillating (warning)
+  The limit swings widely: its 10–90% band (or interquartile range) is 20%
+  or more of its median and beyond the jitter a small limit has anyway (√limit),
+  with at least 4 swings in a window (2 when the previous window swung too).
+  Evidence: swings, band, limit median. Lower the smoothing (halve it) or
+  lengthen the sample window; try candidates with limitscope tune.
+
+insufficient-data (none)
+  Too few samples in a window (under 6) or a series is missing, so nothing
+  was judged. Shown grey, never as healthy. Record for longer, or pass a
+  shorter --window.
+
+The published failure-mode signatures, reported as findings beside the
+verdict:
+
+standing-queue (warning)
+  The RTT runs at 2× the min RTT or more for most of a window while the limit
+  holds: a queue the limit keeps full. The limit is above what the
+  downstream takes.
+
+stale-rtt-min (warning)
+  The min RTT is flat while the RTT runs at 2× it or more and the limit
+  sinks: the minimum is never re-probed. Use a windowed minimum with forced
+  re-probing.
+
+idle-growth (warning)
+  The limit sat at its maximum while in-flight was low (under 30%), then
+  in-flight jumped 3×: the limit grew while idle. Grow only while in-flight
+  is near the limit.
+
+error-acceleration (warning)
+  The limit rose while loss events were present in 30% or more of samples
+  and rising: fast errors are raising the limit. Treat errors and timeouts
+  as loss events and keep a static safety cap.
+
+Severity: critical, warning, info, ok, none — what fails a CI run is chosen
+with --fail-on (default: degraded-downstream, oscillating).
+See also: limitscope help terms.`
+
+// TermsHelp is "limitscope help terms": every column, statistic and word on
+// the screens and in the reports that is not plain English.
+const TermsHelp = `The series (trace columns, docs/trace-format.md)
+  limit       the concurrency limit the limiter enforces
+  in_flight   requests holding a permit (IN-FL on screen)
+  rtt_min_ms  the limiter's minimum-RTT estimate, ms (MIN RTT)
+  rtt_ms      the round-trip time of the interval, ms (RTT)
+  dropped     loss events in the interval: errors, timeouts, 5xx
+  rejected    requests the limit turned away in the interval
+
+Dashboard columns
+  TARGET      one limiter (one downstream); names are shown escaped
+  LIMIT       the newest limit
+  IN-FL       the newest in-flight
+  UTIL        utilisation: in-flight / limit, as a bar and a percentage
+  REJ         rejected share of demand in the newest interval
+  MIN RTT     the newest min-RTT estimate
+  RTT         the newest RTT
+  VERDICT     the live verdict of the trailing window (limitscope help verdicts)
+  sparkline   the limit over the zoomed span, scaled from 0
+
+Statistics (reports, JSON stats and evidence values)
+  utilisation        mean of in-flight / limit (capped at 1); in tune and
+                     simulate: the useful work done over the work the
+                     downstream's capacity could have done
+  rejected share     rejected / (rejected + completed) — the share of demand
+                     the limit turned away; completions estimated by Little's
+                     law: in-flight / RTT per second. Over 5% while in-flight
+                     is near the limit: the limit is the binding constraint
+  limit_median, limit_p10, limit_p90
+                     the limit's median and 10th/90th percentiles in a window
+  band               (p90 − p10) / median of the limit: how widely it moves
+  swings             direction changes of the limit larger than its jitter
+  in_flight_median   median in-flight in a window
+  in_flight_p90_after  in-flight's 90th percentile after an idle spell
+  rtt_min_median_ms  median min RTT in a window
+  rtt_min_baseline_ms  the min RTT's own earlier level
+  rtt_min_rise       rtt_min_median_ms / rtt_min_baseline_ms
+  rtt_median_ms      median RTT in a window
+  loss_share         the share of samples with loss events
+  windows            how many windows showed the finding
+  confidence         the share of judged windows that showed the verdict, 0–1
+  judged_windows     windows with enough samples to judge
+  window_s, interval_s  the judging window and the median sample interval
+  non_finite         statistics left out because they overflowed
+  pinned             the limit held at its floor (p90 within 10% of the floor)
+  floor              the lowest limit seen (or the configured minimum)
+  jitter             √limit: the swing any limit near it shows anyway
+
+tune and simulate
+  open loop          the recorded RTTs replayed as they were: exact, but blind
+                     to how another limit would have changed them
+  closed loop        the candidate runs against a downstream model fitted to
+                     the trace (base latency, capacity by Little's law, demand)
+  p99, p99_ms        99th-percentile latency of admitted requests, ms
+  overload episodes  one-minute spans whose mean latency exceeded twice the
+                     base latency (simulate: or lost over 1% to shedding or
+                     timeouts)
+  deferred           requests not sent: turned away or expired in the queue
+  oscillation index  the limit's mean absolute change between one-second
+                     points, as a percentage of its median (0: flat)
+  Δ                  current − baseline; utilisation in percentage points (pt)
+  smoothing          the weight of the new target:
+                     limit = limit·(1−s) + target·s; higher reacts faster
+                     and oscillates more
+  min_limit, max_limit, cap, rtt_window, gradient_floor, growth_threshold,
+  loss_backoff       the gradient limiter's knobs (limitscope tune --help)
+  published          the benchmark table of the article "Adaptive
+                     Concurrency Limits for Geofence Consumers"
+
+Exit codes: limitscope --help.`
