@@ -10,45 +10,53 @@ unless --window says otherwise; episodes start and end where the series
 changed, not at window edges.
 
 healthy (ok)
-  The limit settled (its 10–90% band is narrow) and in-flight runs near it:
-  the limiter is doing its job. Evidence: the limit's median and band, the
-  utilisation. Nothing to do.
+  In-flight runs near the limit and the limit is stable, or settling after a
+  step (a capacity step down with no rise in errors that settles is a healthy
+  limiter following its downstream). Evidence: the limit's median and 10–90%
+  band, the utilisation. Nothing to do.
 
 pipeline-bound (info)
-  The limit is not the binding constraint: in-flight is well below it
-  (utilisation under 50%), or the limit turns away under 5% of demand while
-  utilisation is under 90%, or in-flight is flat at one whole number below
-  the limit with nothing rejected (a worker pool). Evidence: in-flight
-  median, limit median, utilisation, rejected share. Look upstream:
-  producers, consumers, worker pools, batching.
+  The limit turns away no material share of demand: the rejected share
+  (rejected / (rejected + completions), completions by Little's law) is under
+  5% with in-flight below 90% of the limit; or in-flight is under half the
+  limit; or a worker pool holds in-flight flat at one whole number below the
+  limit with nothing rejected. Never while the downstream itself refuses 5%
+  or more (losses). Evidence: in-flight median, limit median, utilisation.
+  The pipeline, not the downstream, is the constraint: look upstream
+  (producers, consumers, worker pools, batching).
 
 degraded-downstream (critical)
-  The downstream got slower or lost capacity: the min RTT rose 1.5× or more
-  over its own earlier level while the limit sat at its floor (pinned) or
-  fell to 60% or less of its best; or the limit fell to half or less and
-  stayed there while errors or timeouts appeared. Evidence: min-RTT rise
-  (from, to), limit median, floor, best limit, loss share. Page the
-  downstream's owner; raising the limit would only queue more.
+  The downstream can take less than before. Slower: the min RTT at 1.5× its
+  earlier level while the limit is pinned at its floor, fell to 60% of its
+  best, or holds steady with the RTT rising too. Smaller: the limit at half
+  its earlier level or less while losses (dropped) reach 1% of completions
+  and twice their calm level. Already degraded: pinned with losses at 2% of
+  completions (or the RTT persistently 1.5× the min RTT), also when a trace
+  starts mid-incident. Evidence: the min-RTT rise (from, to), the limit's
+  median, floor and best. Page the downstream's owner; raising the limit
+  would only queue more.
 
 oscillating (warning)
-  The limit swings widely: its 10–90% band (or interquartile range) is 20%
-  or more of its median and beyond the jitter a small limit has anyway (√limit),
-  with at least 4 swings in a window (2 when the previous window swung too).
-  Evidence: swings, band, limit median. Lower the smoothing (halve it) or
-  lengthen the sample window; try candidates with limitscope tune.
+  The limit swings widely and repeatedly: the middle half of its values
+  spans 20% or more of its median and at least the jitter a limit of its
+  size shows anyway (√limit, at least 2), or its 10–90% band spans 20% and
+  two such jitters; with 4 or more swings of that size in a window (or 2 in
+  each of two windows). Evidence: swings, band, limit median. Lower the
+  smoothing (halve it) or lengthen the sample window; try candidates with
+  limitscope tune FILE --sweep smoothing=0.05:0.3:0.05.
 
 insufficient-data (none)
-  Too few samples in a window (under 6) or a series is missing, so nothing
-  was judged. Shown grey, never as healthy. Record for longer, or pass a
-  shorter --window.
+  Too little data to judge: fewer than 12 limit samples, or a window with
+  too few samples. Shown grey with confidence 0, never as healthy. Record
+  for longer, or pass a shorter --window.
 
 The published failure-mode signatures, reported as findings beside the
 verdict:
 
 standing-queue (warning)
-  The RTT runs at 2× the min RTT or more for most of a window while the limit
-  holds: a queue the limit keeps full. The limit is above what the
-  downstream takes.
+  A fixed or stuck limit above what the downstream takes: the RTT at least
+  twice the min RTT in 90% of a window while the limit is flat — a queue the
+  limit keeps full.
 
 stale-rtt-min (warning)
   The min RTT is flat while the RTT runs at 2× it or more and the limit
