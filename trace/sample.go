@@ -6,7 +6,8 @@
 //
 // A field that was not measured (Envoy exports no in-flight) is absent, not
 // zero: every Sample carries a Fields mask saying which values are present.
-// The package imports nothing else of limitscope.
+// Of limitscope it imports only safetext (echoes of file contents) and
+// internal/decimal (the precision values are written at).
 package trace
 
 import (
@@ -30,17 +31,22 @@ const (
 // AllFields is every series.
 const AllFields = FieldLimit | FieldInFlight | FieldRTTMin | FieldRTT | FieldDropped | FieldRejected
 
-// fieldNames are the trace-format column names, in file order.
+// fieldNames are the trace-format column names, in file order, and the
+// decimal places a writer keeps: RTTs to the microsecond, counts and limits
+// to 10⁻⁶ (a fractional limit or a mean over an interval) — the precision
+// they are measured at, so a file carries no float noise (40.615, not
+// 40.615328999999996).
 var fieldNames = []struct {
-	f    Field
-	name string
+	f      Field
+	name   string
+	places int
 }{
-	{FieldLimit, "limit"},
-	{FieldInFlight, "in_flight"},
-	{FieldRTTMin, "rtt_min_ms"},
-	{FieldRTT, "rtt_ms"},
-	{FieldDropped, "dropped"},
-	{FieldRejected, "rejected"},
+	{FieldLimit, "limit", 6},
+	{FieldInFlight, "in_flight", 6},
+	{FieldRTTMin, "rtt_min_ms", 3},
+	{FieldRTT, "rtt_ms", 3},
+	{FieldDropped, "dropped", 6},
+	{FieldRejected, "rejected", 6},
 }
 
 // Columns returns every series in file order.

@@ -592,3 +592,24 @@ func TestSyncWriterKeepsTheFirstError(t *testing.T) {
 		t.Fatalf("close after a failed write: %v", err)
 	}
 }
+
+// Values are written at the precision they are measured at: no float noise
+// from unit conversions (RTTs to the microsecond, others to 10⁻⁶).
+func TestWriterDropsFloatNoise(t *testing.T) {
+	var b bytes.Buffer
+	w := NewWriter(&b, CSV)
+	s := Sample{Time: time.Unix(1764410400, 0), Target: "x"}
+	s.Set(FieldRTT, 40.615328999999996)
+	s.Set(FieldRTTMin, 0.1+0.2)
+	s.Set(FieldLimit, 12.3456789)
+	s.Set(FieldInFlight, 7)
+	if err := w.Write(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Split(b.String(), "\n")[1], "2025-11-29T10:00:00Z,x,12.345679,7,0.3,40.615,,"; got != want {
+		t.Fatalf("row %q, want %q", got, want)
+	}
+}

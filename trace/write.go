@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/limitscope/limitscope/internal/decimal"
 )
 
 // DefaultFlushInterval is how often a Writer pushes buffered rows to the file.
@@ -211,7 +213,7 @@ func (w *Writer) Write(s Sample) error {
 		for _, fn := range fieldNames {
 			b = append(b, ',')
 			if v, ok := s.Value(fn.f); ok && writable(v) {
-				b = strconv.AppendFloat(b, v, 'f', -1, 64)
+				b = strconv.AppendFloat(b, decimal.Round(v, fn.places), 'f', -1, 64)
 			}
 		}
 	} else {
@@ -224,7 +226,7 @@ func (w *Writer) Write(s Sample) error {
 				b = append(b, ',', '"')
 				b = append(b, fn.name...)
 				b = append(b, '"', ':')
-				b = strconv.AppendFloat(b, v, 'f', -1, 64)
+				b = strconv.AppendFloat(b, decimal.Round(v, fn.places), 'f', -1, 64)
 			}
 		}
 		b = append(b, '}')
