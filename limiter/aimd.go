@@ -14,6 +14,17 @@ import (
 //
 // It reacts only to errors, which is its weakness: by the time a downstream
 // sheds or times out, its queue is already full. It is here for comparison.
+//
+// Against Netflix's AIMDLimit (concurrency-limits): the growth rule is the
+// same (+1 while in-flight ≥ limit/2); the differences are the Cooldown (Netflix
+// backs off on every dropped sample, so a burst of errors counts many times),
+// a fractional limit (Netflix truncates to whole requests on backoff) and the
+// defaults (Netflix: initial and minimum 20, maximum 200, backoff 0.9,
+// timeout 5 s). AIMD{InitialLimit: 20, MinLimit: 20, MaxLimit: 200,
+// Backoff: 0.9, Timeout: 5 * time.Second, Cooldown: time.Nanosecond} is
+// Netflix's except for the truncation. The Go port
+// github.com/platinummonkey/go-concurrency-limits v1.0.0 grows only while
+// in-flight ≥ limit, a test pins that difference.
 type AIMD struct {
 	// InitialLimit (default 10), MinLimit (default 4), MaxLimit (default 400).
 	InitialLimit, MinLimit, MaxLimit float64
