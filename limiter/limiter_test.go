@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -197,17 +198,32 @@ func TestInvalidInputNeverPoisonsState(t *testing.T) {
 	}
 }
 
+// FuzzGradientStaysFiniteAndBounded: no sample sequence (zero, negative or
+// huge RTTs, negative in-flight, bursts of losses, time standing still) takes
+// any algorithm's limit outside its bounds or to NaN.
 func FuzzGradientStaysFiniteAndBounded(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 200, 0, 255, 9})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		g := &Gradient{MinLimit: 3, MaxLimit: 50}
-		now := t0
-		for i := 0; i+2 < len(ops); i += 3 {
-			now = now.Add(time.Duration(ops[i]) * 731 * time.Millisecond)
-			rtt := time.Duration(int8(ops[i+1])) * time.Millisecond * time.Duration(ops[i+2]%17)
-			l := g.Observe(now, rtt, int(int8(ops[i+2])), ops[i+2]%7 == 0)
-			if math.IsNaN(l) || math.IsInf(l, 0) || l < 3 || l > 50 {
-				t.Fatalf("limit %v outside [3,50]", l)
+		algorithms := []struct {
+			lim    Limiter
+			lo, hi float64
+		}{
+			{&Gradient{MinLimit: 3, MaxLimit: 50}, 3, 50},
+			{&Gradient2{MinLimit: 3, MaxLimit: 50}, 3, 50},
+			{&Vegas{MaxLimit: 50, Rand: rand.New(rand.NewPCG(1, 1))}, 1, 50},
+			{&AIMD{MinLimit: 3, MaxLimit: 50}, 3, 50},
+			{&Envoy{MinLimit: 3, MaxLimit: 50, MinRTTRequests: 5, Rand: rand.New(rand.NewPCG(1, 1))}, 3, 50},
+			{&Vector{MaxLimit: 50}, 1, 50},
+		}
+		for _, a := range algorithms {
+			now := t0
+			for i := 0; i+2 < len(ops); i += 3 {
+				now = now.Add(time.Duration(ops[i]) * 731 * time.Millisecond)
+				rtt := time.Duration(int8(ops[i+1])) * time.Millisecond * time.Duration(ops[i+2]%17)
+				l := a.lim.Observe(now, rtt, int(int8(ops[i+2])), ops[i+2]%7 == 0)
+				if math.IsNaN(l) || math.IsInf(l, 0) || l < a.lo || l > a.hi {
+					t.Fatalf("%T: limit %v outside [%v,%v]", a.lim, l, a.lo, a.hi)
+				}
 			}
 		}
 	})
