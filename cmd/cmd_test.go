@@ -51,7 +51,7 @@ func TestSimulateJSONShapeAndTraceOut(t *testing.T) {
 		t.Fatalf("header %v", got)
 	}
 	results := got["results"].([]any)
-	if len(results) != 5 {
+	if len(results) != 9 {
 		t.Fatalf("%d results", len(results))
 	}
 	r := results[3].(map[string]any)

@@ -131,7 +131,9 @@ type Scenario struct {
 // LimiterSpec is one contender of a shoot-out.
 type LimiterSpec struct {
 	Name string `yaml:"name"`
-	// Kind is fixed, aimd or gradient.
+	// Kind is one of Kinds: fixed, aimd, gradient (limitscope's), gradient2
+	// and vegas (Netflix's), envoy (Envoy's gradient controller) or vector
+	// (Vector's adaptive request concurrency).
 	Kind string `yaml:"kind"`
 	// Limit is the fixed limit (kind fixed).
 	Limit float64 `yaml:"limit"`
@@ -247,10 +249,8 @@ func (sc *Scenario) Normalise() error {
 		}
 	}
 	for i, l := range sc.Limiters {
-		switch l.Kind {
-		case "fixed", "aimd", "gradient":
-		default:
-			return fmt.Errorf("limiter %d (%s): kind must be fixed, aimd or gradient", i+1, l.Name)
+		if !knownKind(l.Kind) {
+			return fmt.Errorf("limiter %d (%s): kind must be one of %s", i+1, l.Name, strings.Join(Kinds, ", "))
 		}
 		if l.Kind == "fixed" && l.Limit < 1 {
 			return fmt.Errorf("limiter %d (%s): a fixed limiter needs limit ≥ 1", i+1, l.Name)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"time"
@@ -8,15 +9,40 @@ import (
 	"github.com/limitscope/limitscope/limiter"
 )
 
-// NewLimiter builds the limiter a spec describes. Adaptive limiters are
-// wrapped in limiter.Windowed with the scenario's sample window, as a Gate in
-// a real service would feed them.
+// Kinds are the limiter kinds a scenario may name.
+var Kinds = []string{"fixed", "aimd", "gradient", "gradient2", "vegas", "envoy", "vector"}
+
+func knownKind(k string) bool {
+	for _, x := range Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// NewLimiter builds the limiter a spec describes, with the defaults of the
+// system it comes from. Limitscope's gradient, AIMD and Netflix's Gradient2
+// and Vegas are wrapped in limiter.Windowed with the scenario's sample
+// window, as a Gate in a real service (or Netflix's WindowedLimit) feeds
+// them; Envoy's controller and Vector's ARC aggregate per-request samples
+// themselves (Envoy every 100 ms, Vector every past RTT), so they get every
+// request. Random draws (probe jitter) are seeded: runs are deterministic.
 func NewLimiter(spec LimiterSpec, window time.Duration) limiter.Limiter {
+	seeded := rand.New(rand.NewPCG(1, 2))
 	switch spec.Kind {
 	case "fixed":
 		return &limiter.Fixed{N: spec.Limit}
 	case "aimd":
 		return &limiter.Windowed{Limiter: &limiter.AIMD{}, Window: window}
+	case "gradient2":
+		return &limiter.Windowed{Limiter: &limiter.Gradient2{Smoothing: spec.Smoothing}, Window: window}
+	case "vegas":
+		return &limiter.Windowed{Limiter: &limiter.Vegas{Smoothing: spec.Smoothing, Rand: seeded}, Window: window}
+	case "envoy":
+		return &limiter.Envoy{Rand: seeded}
+	case "vector":
+		return &limiter.Vector{}
 	default:
 		g := limiter.NewGradient()
 		if spec.Smoothing > 0 {

@@ -113,7 +113,7 @@ func TestScenarioYAMLErrors(t *testing.T) {
 		{"duration: soon\n", "\"soon\" is not a duration"},
 		{"duration: 1h\nbogus: 1\n", "field bogus not found"},
 		{"duration: 1h\nschedule:\n  - {at: 0s, capacity: 0, base_latency: 1ms, demand: 1}\n", "capacity must be at least 1"},
-		{"duration: 1h\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1}\nlimiters:\n  - {name: x, kind: magic}\n", "kind must be fixed, aimd or gradient"},
+		{"duration: 1h\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1}\nlimiters:\n  - {name: x, kind: magic}\n", "kind must be one of fixed, aimd, gradient, gradient2, vegas, envoy, vector"},
 	} {
 		_, err := Parse([]byte(c.yaml), "s.yaml")
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "s.yaml") {
@@ -148,7 +148,7 @@ func TestShootoutRunsInParallel(t *testing.T) {
 	}
 	sc.Duration = Duration(30 * time.Second)
 	res := Shootout(sc, func(done, total int) {})
-	if len(res) != 5 || res[0].Limiter != "static-low" || res[4].Limiter != "gradient-cap" || res[3].Requests == 0 {
+	if len(res) != 9 || res[0].Limiter != "static-low" || res[4].Limiter != "gradient-cap" || res[8].Limiter != "vector-arc" || res[3].Requests == 0 || res[8].Requests == 0 {
 		t.Fatalf("results %+v", res)
 	}
 }
