@@ -213,7 +213,9 @@ limiters:
 	}
 	for _, ext := range []string{".json", ".yaml"} {
 		p, err := tune.ReadParams(stem + ext)
-		if err != nil || p.Smoothing != 0.95 || p.MaxLimit != 400 {
+		sm, _ := p.Get("smoothing")
+		ml, _ := p.Get("max_limit")
+		if err != nil || sm != 0.95 || ml != 400 {
 			t.Fatalf("%s: %+v %v", ext, p, err)
 		}
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/tune"
 )
 
 // parse runs a command's flag parsing only: runF captures the options, so
@@ -28,11 +29,17 @@ func parse[T any](t *testing.T, newCmd func(*IOStreams, func(*T) error) *cobra.C
 
 func TestFlagsReachTheOptions(t *testing.T) {
 	t.Run("tune", func(t *testing.T) {
-		o, err := parse(t, newTuneCmd, "rtt.csv", "--rtt-window", "90s", "--cap", "none", "--smoothing", "0.3", "--sweep", "rtt_window=10s,30s", "--mode", "open", "--format", "json")
+		o, err := parse(t, newTuneCmd, "rtt.csv", "--rtt-window", "90s", "--cap", "none", "--smoothing", "0.3", "--sweep", "rtt_window=10s,30s", "--mode", "open", "--format", "json", "--algorithm", "gradient")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.base.RTTWindow != sim.Duration(90*time.Second) || o.base.Cap != 0 || o.base.Smoothing != 0.3 || o.mode != "open" || o.format != "json" ||
+		base := tune.Defaults()
+		if err := o.flags.Apply(&base); err != nil {
+			t.Fatal(err)
+		}
+		rw, _ := base.Get("rtt_window")
+		sm, _ := base.Get("smoothing")
+		if rw != 90 || base.Cap() != 0 || sm != 0.3 || o.mode != "open" || o.format != "json" || o.algorithm != "gradient" ||
 			!reflect.DeepEqual(o.sweeps, []string{"rtt_window=10s,30s"}) || !reflect.DeepEqual(o.args, []string{"rtt.csv"}) {
 			t.Fatalf("%+v", o)
 		}
@@ -145,5 +152,70 @@ func TestTerminalAndPipeBranches(t *testing.T) {
 	out, errOut, code = runTTY(t, "q", "replay", path, "--speed", "100000")
 	if code != 0 || !strings.Contains(out, "\x1b[?1049h") {
 		t.Fatalf("replay on a terminal must open the dashboard (alt screen) and quit on q: exit %d %s\n%.300q", code, errOut, out)
+	}
+}
+
+// tune replays every algorithm: --algorithm with its own knobs and sweeps,
+// a knob of another algorithm refused by name, and --compare ranking them
+// all (text and limitscope.compare/v1).
+func TestTuneAlgorithmsAndCompare(t *testing.T) {
+	path := degradedTrace(t)
+	out, errOut, code := run(t, "", "tune", path, "--target", "healthy-one", "--algorithm", "vegas", "--sweep", "smoothing=0.5,1", "--format", "json")
+	if code != 0 {
+		t.Fatalf("vegas sweep: exit %d: %s", code, errOut)
+	}
+	var sweep struct {
+		Rows []struct {
+			Params map[string]any `json:"params"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &sweep); err != nil || len(sweep.Rows) != 2 || sweep.Rows[0].Params["algorithm"] != "vegas" || sweep.Rows[1].Params["smoothing"] != 1.0 {
+		t.Fatalf("vegas sweep rows: %v %.300s", err, out)
+	}
+	_, errOut, code = run(t, "", "tune", path, "--algorithm", "vegas", "--rtt-window", "2m", "--sweep", "smoothing=0.5")
+	if code != ExitUsage || !strings.Contains(errOut, "--rtt-window is not a parameter of vegas") || !strings.Contains(errOut, "--probe-multiplier") {
+		t.Fatalf("a gradient knob on vegas: exit %d: %s", code, errOut)
+	}
+	_, errOut, code = run(t, "", "tune", path, "--algorithm", "tcp-cubic", "--sweep", "smoothing=0.5")
+	if code != ExitUsage || !strings.Contains(errOut, "gradient, gradient2, vegas, aimd, envoy, vector") {
+		t.Fatalf("unknown algorithm: exit %d: %s", code, errOut)
+	}
+
+	out, errOut, code = run(t, "", "tune", path, "--target", "healthy-one", "--compare")
+	if code != 0 {
+		t.Fatalf("--compare: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"algorithms on", "gradient2, tolerance", "vegas, smoothing", "envoy, buffer", "vector, rtt deviation scale", "aimd, backoff",
+		"recorded settings (gradient, smoothing 0.2)", "caveat: closed loop: the downstream model misses the recorded RTTs by"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("--compare text lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "recommendation: ") && !strings.Contains(out, "no recommendation: ") {
+		t.Fatalf("--compare must end with a recommendation or say why not:\n%s", out)
+	}
+	out, _, code = run(t, "", "tune", path, "--target", "healthy-one", "--compare", "--format", "json", "--mode", "open")
+	var c struct {
+		Schema string `json:"schema"`
+		Model  struct {
+			FitErrorMedian float64 `json:"fit_error_median"`
+			TraceS         float64 `json:"trace_s"`
+		} `json:"model"`
+		Rows []struct {
+			Algorithm string  `json:"algorithm"`
+			Eligible  bool    `json:"eligible"`
+			P99Ratio  float64 `json:"p99_ratio"`
+		} `json:"rows"`
+		Caveats []string `json:"caveats"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != 0 || c.Schema != "limitscope.compare/v1" || c.Model.TraceS < 1700 {
+		t.Fatalf("--compare json: %v exit %d %.300s", err, code, out)
+	}
+	algs := map[string]bool{}
+	for _, r := range c.Rows {
+		algs[r.Algorithm] = true
+	}
+	if len(algs) != 6 || len(c.Caveats) == 0 || !strings.Contains(strings.Join(c.Caveats, " "), "open loop") {
+		t.Fatalf("--compare json: algorithms %v, caveats %v", algs, c.Caveats)
 	}
 }

@@ -27,11 +27,13 @@ type tuneOptions struct {
 	window       time.Duration
 	out          string
 	chart        string
-	base         tune.Params
+	algorithm    string
+	compare      bool
+	flags        tune.FlagValues
 }
 
 func newTuneCmd(ios *IOStreams, runF func(*tuneOptions) error) *cobra.Command {
-	o := &tuneOptions{io: ios, base: tune.Defaults()}
+	o := &tuneOptions{io: ios}
 	c := &cobra.Command{
 		Use:   "tune FILE",
 		Short: "What-if tuning: replay a recorded RTT trace through the gradient limiter with other settings",
@@ -77,17 +79,19 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 	f := c.Flags()
 	f.StringVar(&o.target, "target", "", "which target of the file (default: the first)")
 	f.StringVar(&o.mode, "mode", "closed", "closed or open loop")
-	f.StringArrayVar(&o.sweeps, "sweep", nil, "sweep a parameter, PARAM=FROM:TO:STEP or PARAM=V1,V2 (repeatable; params: "+strings.Join(tune.Names(), ", ")+")")
+	f.StringVar(&o.algorithm, "algorithm", "", "the algorithm to replay: "+strings.Join(tune.AlgorithmNames(), ", ")+" (default gradient, or the --params file's)")
+	f.BoolVar(&o.compare, "compare", false, "run every algorithm (defaults and a small sweep of its most sensitive knob) and rank them")
+	f.StringArrayVar(&o.sweeps, "sweep", nil, "sweep a parameter of the algorithm, PARAM=FROM:TO:STEP or PARAM=V1,V2 (repeatable)")
 	f.StringVar(&o.format, "format", "text", "headless output: text or json")
 	f.StringVar(&o.paramsFile, "params", "", "baseline parameters from a JSON or YAML file (as w writes)")
 	f.DurationVar(&o.sampleWindow, "sample-window", tune.DefaultSampleWindow, "the limiter's sample window (coarser trace intervals are replayed as several observations)")
 	f.DurationVar(&o.window, "window", 0, "diagnose window for the verdict of each what-if; 0 (the default) adapts it to the data")
 	f.StringVar(&o.out, "out", "limitscope-params", "file stem w writes to (.json, .yaml, .go)")
 	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii")
-	for i := range tune.Table {
-		k := &tune.Table[i]
-		f.Var(tune.FlagValue{Param: k, Params: &o.base}, k.Flag, "baseline: "+k.Help)
+	for _, flag := range o.flags.Flags() {
+		f.Var(flag, flag.Param.Flag, "baseline: "+flag.Param.Help)
 	}
+	_ = c.RegisterFlagCompletionFunc("algorithm", cobra.FixedCompletions(tune.AlgorithmNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions([]string{"closed", "open"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
@@ -110,18 +114,31 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 	if !ok {
 		return usageError(fmt.Errorf("--chart %q: use braille, block or ascii", o.chart))
 	}
-	base := o.base
+	alg, ok := tune.LookupAlgorithm(o.algorithm)
+	if !ok {
+		return usageError(fmt.Errorf("--algorithm %q: use one of %s", o.algorithm, strings.Join(tune.AlgorithmNames(), ", ")))
+	}
+	base := alg.Defaults()
 	if o.paramsFile != "" {
 		if base, err = tune.ReadParams(o.paramsFile); err != nil {
 			return usageError(err)
 		}
+		if o.algorithm != "" && base.Alg() != alg {
+			return usageError(fmt.Errorf("--params %s holds %s parameters, --algorithm asks for %s", o.paramsFile, base.Alg().Name, alg.Name))
+		}
+	}
+	if err := o.flags.Apply(&base); err != nil {
+		return usageError(err)
 	}
 	if err := base.Validate(); err != nil {
 		return usageError(fmt.Errorf("baseline parameters: %w", err))
 	}
+	if o.compare && len(o.sweeps) > 0 {
+		return usageError(fmt.Errorf("--compare runs its own candidates: give it no --sweep"))
+	}
 	var axes []tune.Axis
 	for _, s := range o.sweeps {
-		a, err := tune.ParseAxis(s)
+		a, err := base.Alg().ParseAxis(s)
 		if err != nil {
 			return usageError(fmt.Errorf("--sweep %w", err))
 		}
@@ -159,11 +176,19 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 		return usageError(fmt.Errorf("%s: %w", path, err))
 	}
 	opt := tune.Options{Mode: mode, SampleWindow: o.sampleWindow, Window: o.window}
+	if o.compare {
+		c := tune.Compare(rec, base, opt, report.ProgressBar(ios.ErrOut, "runs", time.Second))
+		c.Source = path
+		if o.format == "json" {
+			return report.CompareJSON(ios.Out, c)
+		}
+		return report.CompareText(ios.Out, c)
+	}
 	if len(axes) > 0 {
 		return tuneSweep(ios, o, path, rec, base, axes, opt)
 	}
 	if !ios.OutTTY {
-		return usageError(fmt.Errorf("the interactive tuning view needs a terminal; pass --sweep PARAM=… for a headless run"))
+		return usageError(fmt.Errorf("the interactive tuning view needs a terminal; pass --sweep PARAM=… or --compare for a headless run"))
 	}
 	rttT, rttV := rec.RecordedRTT()
 	limT, limV := rec.RecordedLimit()

@@ -357,18 +357,19 @@ func tuneOpts() TuneOptions {
 		Baseline: tune.Defaults(),
 		Mode:     tune.ClosedLoop,
 		Run: func(p tune.Params, mode tune.Mode) tune.Row {
+			smoothing, _ := p.Get("smoothing")
 			var s []trace.Sample
 			for i := 0; i < 300; i++ {
 				x := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second)}
-				x.Set(trace.FieldLimit, 40+40*p.Smoothing*math.Sin(float64(i)/5))
+				x.Set(trace.FieldLimit, 40+40*smoothing*math.Sin(float64(i)/5))
 				x.Set(trace.FieldInFlight, 38)
 				s = append(s, x)
 			}
 			v := diagnose.Healthy
-			if p.Smoothing > 0.5 {
+			if smoothing > 0.5 {
 				v = diagnose.Oscillating
 			}
-			return tune.Row{Params: p, Utilisation: 0.9 - p.Smoothing/10, P99Ms: 30 + 10*p.Smoothing, OscillationIndex: 10 * p.Smoothing, Verdict: v, Samples: s}
+			return tune.Row{Params: p, Utilisation: 0.9 - smoothing/10, P99Ms: 30 + 10*smoothing, OscillationIndex: 10 * smoothing, Verdict: v, Samples: s}
 		},
 		RTTTimes: []time.Time{t0, t0.Add(150 * time.Second), t0.Add(299 * time.Second)},
 		RTT:      []float64{20, 26, 21},
@@ -410,8 +411,8 @@ func TestTuneKeys(t *testing.T) {
 		m = step(m, tea.KeyMsg{Type: tea.KeyRight})
 	}
 	tm := m.(TuneModel)
-	if math.Abs(tm.params.Smoothing-0.35) > 1e-9 || math.Abs(tm.cur.Params.Smoothing-0.35) > 1e-9 {
-		t.Fatalf("→×3 on smoothing 0.2: %v (result for %v)", tm.params.Smoothing, tm.cur.Params.Smoothing)
+	if get(tm.params, "smoothing") != 0.35 || get(tm.cur.Params, "smoothing") != 0.35 {
+		t.Fatalf("→×3 on smoothing 0.2: %v (result for %v)", get(tm.params, "smoothing"), get(tm.cur.Params, "smoothing"))
 	}
 	// typed value on max_limit
 	m = step(m, tea.KeyMsg{Type: tea.KeyDown})
@@ -420,22 +421,22 @@ func TestTuneKeys(t *testing.T) {
 		m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
 	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if m.(TuneModel).params.MaxLimit != 250 {
-		t.Fatalf("typed max_limit: %v", m.(TuneModel).params.MaxLimit)
+	if get(m.(TuneModel).params, "max_limit") != 250 {
+		t.Fatalf("typed max_limit: %v", get(m.(TuneModel).params, "max_limit"))
 	}
 	// an invalid value is refused with a message
 	m = step(m, tea.KeyMsg{Type: tea.KeyUp})
 	m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'0'}})
 	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if tm := m.(TuneModel); tm.params.MinLimit != 4 || !strings.Contains(tm.msg, "min_limit") {
-		t.Fatalf("min_limit 0 accepted or unexplained: %v %q", tm.params.MinLimit, tm.msg)
+	if tm := m.(TuneModel); get(tm.params, "min_limit") != 4 || !strings.Contains(tm.msg, "min_limit") {
+		t.Fatalf("min_limit 0 accepted or unexplained: %v %q", get(tm.params, "min_limit"), tm.msg)
 	}
 	m = step(m, keys("m")[0])
 	if m.(TuneModel).mode != tune.OpenLoop {
 		t.Fatal("m must toggle the mode")
 	}
 	m = step(m, keys("w")[0])
-	if wrote.MaxLimit != 250 || wrote.Smoothing != m.(TuneModel).params.Smoothing {
+	if get(wrote, "max_limit") != 250 || get(wrote, "smoothing") != get(m.(TuneModel).params, "smoothing") {
 		t.Fatalf("w wrote %+v", wrote)
 	}
 	if !strings.Contains(m.View(), "open loop: recorded RTTs replayed") {
@@ -544,7 +545,7 @@ func TestTunePastedAndTypedValues(t *testing.T) {
 	m = step(m, tea.KeyMsg{Type: tea.KeyDown}) // max_limit
 	m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("300"), Paste: true})
 	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if got := m.(TuneModel).params.MaxLimit; got != 300 {
+	if got := get(m.(TuneModel).params, "max_limit"); got != 300 {
 		t.Fatalf("pasted 300: max_limit %v", got)
 	}
 	m = step(m, tea.KeyMsg{Type: tea.KeyDown})
@@ -558,7 +559,34 @@ func TestTunePastedAndTypedValues(t *testing.T) {
 	}
 	m = step(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("90s")})
 	m = step(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if got := m.(TuneModel).params.RTTWindow; time.Duration(got) != 90*time.Second {
-		t.Fatalf("typed 90s: rtt_window %v (%q)", time.Duration(got), m.(TuneModel).msg)
+	if got := get(m.(TuneModel).params, "rtt_window"); got != 90 {
+		t.Fatalf("typed 90s: rtt_window %vs (%q)", got, m.(TuneModel).msg)
+	}
+}
+
+// get is a parameter's value (durations in seconds).
+func get(p tune.Params, name string) float64 { v, _ := p.Get(name); return v }
+
+// a switches algorithm: the panel shows the new algorithm's knobs, and the
+// previous candidate's limit is overlaid and named.
+func TestTuneSwitchesAlgorithm(t *testing.T) {
+	m := tea.Model(NewTune(tuneOpts()))
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 34})
+	m, cmd := m.Update(keys("a")[0])
+	if cmd != nil {
+		m, _ = m.Update(cmd())
+	}
+	tm := m.(TuneModel)
+	if tm.params.Alg().Name != "gradient2" {
+		t.Fatalf("a: algorithm %s, want gradient2", tm.params.Alg().Name)
+	}
+	v := m.View()
+	for _, want := range []string{"tolerance", "queue size", "what-if limit (gradient2)", "previous: gradient, smoothing 0.2", "Netflix Gradient2"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("after a, the view lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "rtt window") {
+		t.Fatalf("gradient's knobs must leave the panel:\n%s", v)
 	}
 }

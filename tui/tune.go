@@ -36,11 +36,11 @@ type TuneOptions struct {
 }
 
 type tuneKeys struct {
-	Up, Down, Dec, Inc, Mode, Write, Reset, Quit key.Binding
+	Up, Down, Dec, Inc, Algorithm, Mode, Write, Reset, Quit key.Binding
 }
 
 func (k tuneKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Dec, k.Mode, k.Write, k.Reset, k.Quit}
+	return []key.Binding{k.Up, k.Dec, k.Algorithm, k.Mode, k.Write, k.Reset, k.Quit}
 }
 
 func (k tuneKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
@@ -55,9 +55,11 @@ type TuneModel struct {
 	cursor int
 	// input edits the chosen parameter's value while editing: a digit,
 	// a paste or enter starts it; enter applies, esc cancels
-	input    textinput.Model
-	editing  bool
-	cur      tune.Row
+	input   textinput.Model
+	editing bool
+	cur     tune.Row
+	// prev is the previous algorithm's candidate, overlaid after a switch
+	prev     tune.Row
 	base     tune.Row
 	seq      int
 	running  bool
@@ -77,14 +79,15 @@ type tuneDone struct {
 func NewTune(opt TuneOptions) TuneModel {
 	m := TuneModel{opt: opt, params: opt.Baseline, mode: opt.Mode, help: help.New(), width: 80, height: 24,
 		keys: tuneKeys{
-			Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
-			Down:  key.NewBinding(key.WithKeys("down", "j")),
-			Dec:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→ or type", "change")),
-			Inc:   key.NewBinding(key.WithKeys("right", "l")),
-			Mode:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "open/closed loop")),
-			Write: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write params")),
-			Reset: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "back to baseline")),
-			Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+			Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
+			Down:      key.NewBinding(key.WithKeys("down", "j")),
+			Dec:       key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→ or type", "change")),
+			Inc:       key.NewBinding(key.WithKeys("right", "l")),
+			Mode:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "open/closed")),
+			Write:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write")),
+			Reset:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "baseline")),
+			Algorithm: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "algorithm")),
+			Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		}}
 	m.input = textinput.New()
 	m.input.CharLimit = 32
@@ -128,7 +131,7 @@ func (m TuneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	k := &tune.Table[m.cursor]
+	k := &m.params.Alg().Table[m.cursor]
 	if m.editing {
 		switch msg.Type {
 		case tea.KeyEnter:
@@ -169,9 +172,9 @@ func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.quitting = true
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Up):
-		m.cursor = (m.cursor + len(tune.Table) - 1) % len(tune.Table)
+		m.cursor = (m.cursor + len(m.params.Alg().Table) - 1) % len(m.params.Alg().Table)
 	case key.Matches(msg, m.keys.Down):
-		m.cursor = (m.cursor + 1) % len(tune.Table)
+		m.cursor = (m.cursor + 1) % len(m.params.Alg().Table)
 	case key.Matches(msg, m.keys.Dec), key.Matches(msg, m.keys.Inc):
 		v, _ := m.params.Get(k.Name)
 		step := k.Step
@@ -188,6 +191,20 @@ func (m TuneModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.msg = "mode: " + m.mode.String() + " loop"
 		bp, mode, run := m.opt.Baseline, m.mode, m.opt.Run
 		return m, tea.Batch(m.rerun(), func() tea.Msg { return tuneDone{row: run(bp, mode), baseline: true} })
+	case key.Matches(msg, m.keys.Algorithm):
+		// the next algorithm at its defaults (the cap kept), the current
+		// candidate overlaid for comparison
+		next := tune.Algorithms[0]
+		for i, a := range tune.Algorithms {
+			if a == m.params.Alg() {
+				next = tune.Algorithms[(i+1)%len(tune.Algorithms)]
+			}
+		}
+		p := next.Defaults()
+		p.Set("cap", m.params.Cap())
+		m.prev, m.params, m.cursor = m.cur, p, 0
+		m.msg = "algorithm: " + next.Title + " (" + next.Source + ") — previous candidate dotted"
+		return m, m.rerun()
 	case key.Matches(msg, m.keys.Reset):
 		m.params = m.opt.Baseline
 		m.msg = "back to the baseline"
@@ -254,11 +271,18 @@ func (m TuneModel) View() string {
 		inf.Times, inf.Values = append(inf.Times, s.Time), append(inf.Values, s.InFlight)
 	}
 	recLim.Times, recLim.Values = m.opt.LimitTimes, m.opt.RecordedLimit
-	shown, names := []Series{lim, inf}, []string{"what-if limit", "in-flight"}
+	shown, names := []Series{lim, inf}, []string{"what-if limit (" + m.params.Alg().Name + ")", "in-flight"}
+	prev := Series{Color: styles.Ref, Mark: ':'}
+	if m.prev.Params.Alg() != m.params.Alg() && len(m.prev.Samples) > 0 {
+		for _, s := range m.prev.Samples {
+			prev.Times, prev.Values = append(prev.Times, s.Time), append(prev.Values, s.Limit)
+		}
+		shown, names = append(shown, prev), append(names, "previous: "+m.prev.Params.Short())
+	}
 	if len(recLim.Values) > 0 {
 		shown, names = append(shown, recLim), append(names, "recorded limit")
 	}
-	left := []string{fit(Legend(m.opt.Chart, shown, names), chartW), Chart([]Series{recLim, inf, lim}, nil, from, to, chartW, topH, 0, m.opt.Chart, "")}
+	left := []string{fit(Legend(m.opt.Chart, shown, names), chartW), Chart([]Series{recLim, prev, inf, lim}, nil, from, to, chartW, topH, 0, m.opt.Chart, "")}
 	rtt := Series{Times: m.opt.RTTTimes, Values: m.opt.RTT, Color: styles.RTT, Mark: '.'}
 	left = append(left, fit(Legend(m.opt.Chart, []Series{rtt}, []string{"recorded RTT (ms)"}), chartW), Chart([]Series{rtt}, nil, from, to, chartW, botH, 0, m.opt.Chart, ""))
 	if axis := TimeAxis(from, to, chartW, 7, nil); axis != "" {
@@ -273,7 +297,7 @@ func (m TuneModel) View() string {
 	b.WriteString("\n" + m.results())
 	status := styles.Dim.Render(safetext.Terminal(m.msg))
 	if m.editing {
-		k := &tune.Table[m.cursor]
+		k := &m.params.Alg().Table[m.cursor]
 		hint := "a number"
 		if k.Unit == tune.Seconds {
 			hint = `a duration like "2m" or seconds`
@@ -285,15 +309,15 @@ func (m TuneModel) View() string {
 		status = styles.Dim.Render("re-running…")
 	}
 	b.WriteString("\n" + fit(status, m.width))
-	b.WriteString("\n" + fit(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
+	b.WriteString("\n" + shortHelp(m.help, m.keys.ShortHelp(), m.width))
 	return clampLines(b.String(), m.height, m.width)
 }
 
 func (m TuneModel) panel(w, h int) string {
 	var lines []string
 	lines = append(lines, styles.Header.Render(pad("parameter", 18)+padLeft("value", 8)+padLeft("base", 8)))
-	for i := range tune.Table {
-		k := &tune.Table[i]
+	for i := range m.params.Alg().Table {
+		k := &m.params.Alg().Table[i]
 		cur, _ := m.params.Get(k.Name)
 		base, _ := m.opt.Baseline.Get(k.Name)
 		v, bv := k.Format(cur), k.Format(base)
@@ -305,7 +329,7 @@ func (m TuneModel) panel(w, h int) string {
 		lines = append(lines, fit(line, w))
 	}
 	// what the chosen knob does, wrapped to the panel
-	sel := &tune.Table[m.cursor]
+	sel := &m.params.Alg().Table[m.cursor]
 	lines = append(lines, "")
 	for _, l := range strings.Split(ansi.Wordwrap(strings.ReplaceAll(sel.Name, "_", " ")+": "+sel.Help, w, " "), "\n") {
 		lines = append(lines, styles.Dim.Render(fit(l, w)))

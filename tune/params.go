@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,24 +14,7 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/limitscope/limitscope/limiter"
-	"github.com/limitscope/limitscope/limiter/sim"
 )
-
-// Params are the gradient limiter's knobs, as a deployment sets them. Each
-// field is one row of Table, which says everything else about it: its flag,
-// help, unit, step, range and how it reaches the limiter.
-type Params struct {
-	Smoothing       float64      `json:"smoothing" yaml:"smoothing"`
-	MinLimit        float64      `json:"min_limit" yaml:"min_limit"`
-	MaxLimit        float64      `json:"max_limit" yaml:"max_limit"`
-	Cap             float64      `json:"cap" yaml:"cap"`
-	RTTWindow       sim.Duration `json:"rtt_window" yaml:"rtt_window"`
-	GradientFloor   float64      `json:"gradient_floor" yaml:"gradient_floor"`
-	GrowthThreshold float64      `json:"growth_threshold" yaml:"growth_threshold"`
-	LossBackoff     float64      `json:"loss_backoff" yaml:"loss_backoff"`
-}
 
 // Unit is how a parameter's value reads and prints.
 type Unit int
@@ -46,10 +30,10 @@ const (
 	Seconds
 )
 
-// Param is one row of the parameter table: the single description of a
-// tuning knob from which the tune command's flags, the tune view's panel and
-// steps, validation, parameter files, the Go literal and --sweep axes are
-// all derived.
+// Param is one row of an algorithm's parameter table: the single
+// description of a tuning knob from which the tune command's flags, the tune
+// view's panel and steps, validation, parameter files, the Go literal and
+// --sweep axes are all derived.
 type Param struct {
 	// Name is the snake_case name of files, --sweep and the tune panel.
 	Name string
@@ -62,129 +46,46 @@ type Param struct {
 	Step float64
 	// ZeroIsNone: 0 switches the knob off ("none").
 	ZeroIsNone bool
-	// Field is the limiter.Gradient field in the Go literal; GateField says
-	// the knob belongs to limiter.GateConfig instead.
+	// Field is the limiter field in the Go literal; GateField says the knob
+	// belongs to limiter.GateConfig instead.
 	Field     string
 	GateField bool
-	// Default is the value of Defaults (limiter's defaults).
+	// Default is the value of the algorithm's defaults.
 	Default float64
-
-	get func(*Params) float64
-	set func(*Params, float64)
-	// apply sets the knob on a limiter (nil for a GateField)
-	apply func(*limiter.Gradient, float64)
-	// check says why v is out of range given the other knobs, "" when fine
-	check func(v float64, p *Params) string
+	// Min and Max bound the value (inclusive; Max 0: no upper bound);
+	// MinOpen makes Min exclusive. AtLeast names another knob the value
+	// must not be below.
+	Min, Max float64
+	MinOpen  bool
+	AtLeast  string
 }
 
-func inUnit(v float64) string {
-	if v > 0 && v <= 1 {
-		return ""
+// check says why v is out of range for k, "" when it is not.
+func (k *Param) check(v float64, p Params) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "must be a finite number"
+	case k.MinOpen && !(v > k.Min), !k.MinOpen && v < k.Min:
+		op := "at least"
+		if k.MinOpen {
+			op = "above"
+		}
+		if k.ZeroIsNone {
+			return "must be 0 (none) or positive"
+		}
+		if k.Max > 0 {
+			return fmt.Sprintf("must be in %s%g, %g]", map[bool]string{true: "(", false: "["}[k.MinOpen], k.Min, k.Max)
+		}
+		return fmt.Sprintf("must be %s %g", op, k.Min)
+	case k.Max > 0 && v > k.Max:
+		return fmt.Sprintf("must be in %s%g, %g]", map[bool]string{true: "(", false: "["}[k.MinOpen], k.Min, k.Max)
 	}
-	return "must be in (0, 1]"
-}
-
-// Table is every tuning knob of the gradient limiter, in the order of the
-// panel, files and validation. A new knob is one row here plus its field in
-// Params.
-var Table = []Param{
-	{Name: "smoothing", Flag: "smoothing", Help: "the weight of the new target; higher reacts faster and oscillates more",
-		Step: 0.05, Field: "Smoothing", Default: limiter.DefaultSmoothing,
-		get:   func(p *Params) float64 { return p.Smoothing },
-		set:   func(p *Params, v float64) { p.Smoothing = v },
-		apply: func(g *limiter.Gradient, v float64) { g.Smoothing = v },
-		check: func(v float64, _ *Params) string {
-			if inUnit(v) != "" {
-				return "must be in (0, 1]: the weight of the new target"
-			}
-			return ""
-		}},
-	{Name: "min_limit", Flag: "min-limit", Help: "the lowest limit the limiter sets", Unit: Requests,
-		Step: 1, Field: "MinLimit", Default: limiter.DefaultMinLimit,
-		get:   func(p *Params) float64 { return p.MinLimit },
-		set:   func(p *Params, v float64) { p.MinLimit = v },
-		apply: func(g *limiter.Gradient, v float64) { g.MinLimit = v },
-		check: func(v float64, _ *Params) string {
-			if !(v >= 1) {
-				return "must be at least 1"
-			}
-			return ""
-		}},
-	{Name: "max_limit", Flag: "max-limit", Help: "the highest limit the limiter sets", Unit: Requests,
-		Step: 10, Field: "MaxLimit", Default: limiter.DefaultMaxLimit,
-		get:   func(p *Params) float64 { return p.MaxLimit },
-		set:   func(p *Params, v float64) { p.MaxLimit = v },
-		apply: func(g *limiter.Gradient, v float64) { g.MaxLimit = v },
-		check: func(v float64, p *Params) string {
-			if !(v >= p.MinLimit) {
-				return "must be at least min_limit"
-			}
-			return ""
-		}},
-	{Name: "cap", Flag: "cap", Help: "the static safety cap above the adaptive limit (0: none)", Unit: Requests,
-		Step: 10, ZeroIsNone: true, Field: "Cap", GateField: true,
-		get: func(p *Params) float64 { return p.Cap },
-		set: func(p *Params, v float64) { p.Cap = v },
-		check: func(v float64, _ *Params) string {
-			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-				return "must be 0 (none) or positive"
-			}
-			return ""
-		}},
-	{Name: "rtt_window", Flag: "rtt-window", Help: "how long a minimum RTT is trusted before the limiter re-probes", Unit: Seconds,
-		Step: 10, Field: "RTTWindow", Default: limiter.DefaultRTTWindow.Seconds(),
-		get:   func(p *Params) float64 { return time.Duration(p.RTTWindow).Seconds() },
-		set:   func(p *Params, v float64) { p.RTTWindow = sim.Duration(v * float64(time.Second)) },
-		apply: func(g *limiter.Gradient, v float64) { g.RTTWindow = time.Duration(v * float64(time.Second)) },
-		check: func(v float64, _ *Params) string {
-			if !(v > 0) {
-				return "must be positive"
-			}
-			return ""
-		}},
-	{Name: "gradient_floor", Flag: "gradient-floor", Help: "the lowest gradient one sample applies (0.5: at most halving)",
-		Step: 0.05, Field: "GradientFloor", Default: limiter.DefaultGradientFloor,
-		get:   func(p *Params) float64 { return p.GradientFloor },
-		set:   func(p *Params, v float64) { p.GradientFloor = v },
-		apply: func(g *limiter.Gradient, v float64) { g.GradientFloor = v },
-		check: func(v float64, _ *Params) string { return inUnit(v) }},
-	{Name: "growth_threshold", Flag: "growth-threshold", Help: "the share of the limit in flight before the limit may grow",
-		Step: 0.05, Field: "GrowthThreshold", Default: limiter.DefaultGrowthThreshold,
-		get:   func(p *Params) float64 { return p.GrowthThreshold },
-		set:   func(p *Params, v float64) { p.GrowthThreshold = v },
-		apply: func(g *limiter.Gradient, v float64) { g.GrowthThreshold = v },
-		check: func(v float64, _ *Params) string {
-			if !(v > 0) {
-				return "must be positive"
-			}
-			return ""
-		}},
-	{Name: "loss_backoff", Flag: "loss-backoff", Help: "what a loss event multiplies the limit by",
-		Step: 0.05, Field: "LossBackoff", Default: limiter.DefaultLossBackoff,
-		get:   func(p *Params) float64 { return p.LossBackoff },
-		set:   func(p *Params, v float64) { p.LossBackoff = v },
-		apply: func(g *limiter.Gradient, v float64) { g.LossBackoff = v },
-		check: func(v float64, _ *Params) string { return inUnit(v) }},
-}
-
-// Names lists the parameters as --sweep and the tune view name them.
-func Names() []string {
-	names := make([]string, len(Table))
-	for i, p := range Table {
-		names[i] = p.Name
-	}
-	return names
-}
-
-// Lookup finds a parameter by name or flag ("rtt_window", "rtt-window").
-func Lookup(name string) (*Param, bool) {
-	name = strings.ReplaceAll(strings.TrimSpace(name), "-", "_")
-	for i := range Table {
-		if Table[i].Name == name {
-			return &Table[i], true
+	if k.AtLeast != "" {
+		if o, ok := p.Get(k.AtLeast); ok && v < o {
+			return "must be at least " + k.AtLeast
 		}
 	}
-	return nil, false
+	return ""
 }
 
 // Format prints v for a screen: 4 significant digits, a duration as "2m0s",
@@ -221,73 +122,97 @@ func (k *Param) Parse(s string) (float64, error) {
 	return v, nil
 }
 
-// Defaults are the gradient limiter's default parameters (no cap).
-func Defaults() Params {
-	var p Params
-	for i := range Table {
-		Table[i].set(&p, Table[i].Default)
+// text is v as parameter files write it: durations as "2m0s".
+func (k *Param) text(v float64) any {
+	if k.Unit == Seconds {
+		return time.Duration(v * float64(time.Second)).String()
 	}
-	return p
+	return v
 }
 
+// Params are one algorithm's knobs, as a deployment sets them: the values
+// of its Table rows, by name.
+type Params struct {
+	// Algorithm names the algorithm (Algorithms; "" is gradient).
+	Algorithm string
+	values    map[string]float64
+}
+
+// Alg is the algorithm the parameters are for.
+func (p Params) Alg() *Algorithm {
+	a, _ := LookupAlgorithm(p.Algorithm)
+	return a
+}
+
+// Lookup finds one of the algorithm's parameters by name or flag
+// ("rtt_window", "rtt-window").
+func (p Params) Lookup(name string) (*Param, bool) { return p.Alg().Lookup(name) }
+
 // Get returns a parameter by name (durations in seconds).
-func (p *Params) Get(name string) (float64, bool) {
-	k, ok := Lookup(name)
+func (p Params) Get(name string) (float64, bool) {
+	k, ok := p.Lookup(name)
 	if !ok {
 		return 0, false
 	}
-	return k.get(p), true
+	return p.values[k.Name], true
 }
 
-// Set sets a parameter by name (durations in seconds).
+// Set sets a parameter by name (durations in seconds); it reports whether
+// the algorithm has that parameter.
 func (p *Params) Set(name string, v float64) bool {
-	k, ok := Lookup(name)
+	k, ok := p.Lookup(name)
 	if ok {
-		k.set(p, v)
+		vals := make(map[string]float64, len(p.values)+1)
+		for n, x := range p.values {
+			vals[n] = x
+		}
+		vals[k.Name] = v
+		p.values = vals // copy on write: Params are values, shared freely
 	}
 	return ok
 }
 
+// Cap is the gate's static cap (0: none).
+func (p Params) Cap() float64 { v, _ := p.Get("cap"); return v }
+
 // Validate says what is out of range, in words, naming the first parameter
 // in Table order that is.
 func (p Params) Validate() error {
-	for i := range Table {
-		k := &Table[i]
-		v := k.get(&p)
-		if why := k.check(v, &p); why != "" {
+	for i := range p.Alg().Table {
+		k := &p.Alg().Table[i]
+		v := p.values[k.Name]
+		if why := k.check(v, p); why != "" {
 			return fmt.Errorf("%s = %v: %s", k.Name, v, why)
 		}
 	}
 	return nil
 }
 
-// Gradient returns a fresh limiter with these parameters.
-func (p Params) Gradient() *limiter.Gradient {
-	g := &limiter.Gradient{}
-	for i := range Table {
-		if k := &Table[i]; k.apply != nil {
-			k.apply(g, k.get(&p))
-		}
-	}
-	return g
-}
+// Defaults are the gradient limiter's default parameters (no cap).
+func Defaults() Params { return Algorithms[0].Defaults() }
 
-func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// Names lists the gradient limiter's parameters as --sweep and the tune
+// view name them.
+func Names() []string { return Algorithms[0].Names() }
+
+// Lookup finds a gradient-limiter parameter by name or flag.
+func Lookup(name string) (*Param, bool) { return Algorithms[0].Lookup(name) }
 
 // GoLiteral is the parameters as Go code for a service importing limiter.
 func (p Params) GoLiteral() string {
+	a := p.Alg()
 	width := 0
-	for _, k := range Table {
+	for _, k := range a.Table {
 		if !k.GateField {
 			width = max(width, len(k.Field)+1)
 		}
 	}
 	var b strings.Builder
-	b.WriteString("limiter.Gradient{\n")
+	b.WriteString("limiter." + a.Type + "{\n")
 	var gate []string
-	for i := range Table {
-		k := &Table[i]
-		v := k.get(&p)
+	for i := range a.Table {
+		k := &a.Table[i]
+		v := p.values[k.Name]
 		lit := g(v)
 		if k.Unit == Seconds {
 			lit = goDuration(time.Duration(v * float64(time.Second)))
@@ -307,6 +232,8 @@ func (p Params) GoLiteral() string {
 	return b.String()
 }
 
+func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
 func goDuration(d time.Duration) string {
 	switch {
 	case d%time.Minute == 0:
@@ -317,43 +244,210 @@ func goDuration(d time.Duration) string {
 	return fmt.Sprintf("time.Duration(%d)", int64(d))
 }
 
-// FlagValue is a parameter of a Params as a command-line flag (it satisfies
-// pflag.Value): it reads what Param.Parse reads, so --rtt-window 2m and
-// --sweep rtt_window=2m agree.
-type FlagValue struct {
-	Param  *Param
-	Params *Params
+// MarshalJSON writes {"algorithm": …, then each knob in Table order}.
+func (p Params) MarshalJSON() ([]byte, error) {
+	a := p.Alg()
+	var b bytes.Buffer
+	b.WriteString(`{"algorithm":`)
+	name, _ := json.Marshal(a.Name)
+	b.Write(name)
+	for i := range a.Table {
+		k := &a.Table[i]
+		v, err := json.Marshal(k.text(p.values[k.Name]))
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, `,%q:%s`, k.Name, v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
-// String prints the current value ("0" for an unset cap, so help shows no
-// default for it).
-func (f FlagValue) String() string {
-	if f.Param == nil || f.Params == nil {
-		return ""
+// MarshalYAML writes the same mapping as MarshalJSON.
+func (p Params) MarshalYAML() (any, error) {
+	a := p.Alg()
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(k string, v any) {
+		var kv, vv yaml.Node
+		kv.SetString(k)
+		_ = vv.Encode(v)
+		n.Content = append(n.Content, &kv, &vv)
 	}
-	v := f.Param.get(f.Params)
-	if f.Param.Unit == Seconds {
-		return time.Duration(v * float64(time.Second)).String()
+	add("algorithm", a.Name)
+	for i := range a.Table {
+		k := &a.Table[i]
+		add(k.Name, k.text(p.values[k.Name]))
 	}
-	return g(v)
+	return n, nil
 }
 
-// Set parses and sets the value.
-func (f FlagValue) Set(s string) error {
-	v, err := f.Param.Parse(s)
+// fromMap reads a parameter file's mapping onto the algorithm's defaults:
+// knobs left out keep them, an unknown knob is an error naming the known.
+func fromMap(m map[string]any, where func(key string) string) (Params, error) {
+	alg := "gradient"
+	if v, ok := m["algorithm"]; ok {
+		s, isStr := v.(string)
+		if !isStr {
+			return Params{}, fmt.Errorf("%salgorithm must be a name, one of %s", where("algorithm"), strings.Join(AlgorithmNames(), ", "))
+		}
+		alg = s
+	}
+	a, ok := LookupAlgorithm(alg)
+	if !ok {
+		return Params{}, fmt.Errorf("%salgorithm %q: use one of %s", where("algorithm"), alg, strings.Join(AlgorithmNames(), ", "))
+	}
+	p := a.Defaults()
+	for key, v := range m {
+		if key == "algorithm" {
+			continue
+		}
+		k, ok := a.Lookup(key)
+		if !ok || k.Name != key {
+			return Params{}, fmt.Errorf("%sunknown parameter %q for %s (parameters: %s)", where(key), key, a.Name, strings.Join(a.Names(), ", "))
+		}
+		var x float64
+		switch v := v.(type) {
+		case float64:
+			x = v
+			if k.Unit == Seconds {
+				x = v // a number of seconds
+			}
+		case int:
+			x = float64(v)
+		case string:
+			parsed, err := k.Parse(v)
+			if err != nil {
+				return Params{}, fmt.Errorf("%s%s: %w", where(key), key, err)
+			}
+			x = parsed
+		default:
+			return Params{}, fmt.Errorf("%s%s: %v is not a number", where(key), key, v)
+		}
+		p.Set(key, x)
+	}
+	return p, nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes ("algorithm" left out is
+// gradient; knobs left out keep the algorithm's defaults).
+func (p *Params) UnmarshalJSON(b []byte) error {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	q, err := fromMap(m, func(string) string { return "" })
 	if err != nil {
 		return err
 	}
-	f.Param.set(f.Params, v)
+	*p = q
+	return nil
+}
+
+// UnmarshalYAML reads what MarshalYAML writes, naming the line of a bad
+// value.
+func (p *Params) UnmarshalYAML(n *yaml.Node) error {
+	var m map[string]any
+	if err := n.Decode(&m); err != nil {
+		return err
+	}
+	lines := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		lines[n.Content[i].Value] = n.Content[i].Line
+	}
+	q, err := fromMap(m, func(key string) string {
+		if l, ok := lines[key]; ok {
+			return fmt.Sprintf("line %d: ", l)
+		}
+		return ""
+	})
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}
+
+// FlagValues hold the tune command's parameter flags as typed, until the
+// algorithm is known (--algorithm may come after them): every algorithm's
+// knobs are flags, each applied to the chosen one by Apply.
+type FlagValues struct {
+	set   map[string]string // flag name → raw value
+	order []string
+}
+
+// Flag is one parameter flag: it satisfies pflag.Value.
+type Flag struct {
+	Param *Param
+	into  *FlagValues
+}
+
+// String prints the default, as help shows it ("0" for an unset cap, so
+// help shows no default for it).
+func (f Flag) String() string {
+	if f.Param == nil {
+		return ""
+	}
+	if f.Param.Unit == Seconds {
+		return time.Duration(f.Param.Default * float64(time.Second)).String()
+	}
+	return g(f.Param.Default)
+}
+
+// Set checks the value reads as the knob's unit and keeps it.
+func (f Flag) Set(s string) error {
+	if _, err := f.Param.Parse(s); err != nil {
+		return err
+	}
+	if f.into.set == nil {
+		f.into.set = map[string]string{}
+	}
+	if _, seen := f.into.set[f.Param.Flag]; !seen {
+		f.into.order = append(f.into.order, f.Param.Flag)
+	}
+	f.into.set[f.Param.Flag] = s
 	return nil
 }
 
 // Type names the value's kind in help.
-func (f FlagValue) Type() string {
+func (f Flag) Type() string {
 	if f.Param.Unit == Seconds {
 		return "duration"
 	}
 	return "float"
+}
+
+// Flags are one flag per knob name across every algorithm (a knob several
+// algorithms share, min_limit, is one flag), in a stable order.
+func (fv *FlagValues) Flags() []Flag {
+	var out []Flag
+	seen := map[string]bool{}
+	for _, a := range Algorithms {
+		for i := range a.Table {
+			k := &a.Table[i]
+			if !seen[k.Flag] {
+				seen[k.Flag] = true
+				out = append(out, Flag{Param: k, into: fv})
+			}
+		}
+	}
+	return out
+}
+
+// Apply sets the flags given onto p, naming a flag p's algorithm does not
+// have.
+func (fv *FlagValues) Apply(p *Params) error {
+	for _, flag := range fv.order {
+		k, ok := p.Lookup(flag)
+		if !ok {
+			return fmt.Errorf("--%s is not a parameter of %s (its parameters: %s)", flag, p.Alg().Name, strings.Join(p.Alg().Flags(), ", "))
+		}
+		v, err := k.Parse(fv.set[flag])
+		if err != nil {
+			return fmt.Errorf("--%s: %w", flag, err)
+		}
+		p.Set(k.Name, v)
+	}
+	return nil
 }
 
 // WriteFiles writes the parameters as stem.json, stem.yaml and stem.go (a Go
@@ -403,27 +497,26 @@ func (p Params) WriteFiles(stem string) ([]string, error) {
 	return out, nil
 }
 
-// ReadParams reads a JSON or YAML parameter file (fields left out keep the
-// defaults) and validates it.
+// ReadParams reads a JSON or YAML parameter file (an "algorithm" key chooses
+// the algorithm, gradient when left out; knobs left out keep its defaults)
+// and validates it.
 func ReadParams(path string) (Params, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Params{}, fmt.Errorf("reading parameters: %w", err)
 	}
-	p := Defaults()
+	var p Params
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json":
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&p); err != nil {
-			return Params{}, fmt.Errorf("%s: %w", path, err)
-		}
+		err = json.Unmarshal(b, &p)
 	default:
-		dec := yaml.NewDecoder(strings.NewReader(string(b)))
-		dec.KnownFields(true)
-		if err := dec.Decode(&p); err != nil {
-			return Params{}, fmt.Errorf("%s: %w", path, err)
-		}
+		err = yaml.Unmarshal(b, &p)
+	}
+	if err != nil {
+		return Params{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if p.values == nil {
+		p = Defaults() // an empty file
 	}
 	if err := p.Validate(); err != nil {
 		return Params{}, fmt.Errorf("%s: %w", path, err)

@@ -31,7 +31,8 @@ func TestClosedLoopPredictsOtherSettings(t *testing.T) {
 	}
 	for _, c := range cases {
 		truth := runWith(sc, c.g(), c.cap)
-		pred := rec.Replay(c.g(), float64(c.cap), ClosedLoop)
+		g := c.g()
+		pred := rec.Replay(Candidate{Limiter: g, Cap: float64(c.cap), Top: topOf(g, c.cap)}, ClosedLoop)
 		t.Logf("%s: true utilisation %.3f, closed-loop prediction %.3f", c.name, truth.Utilisation, pred.Utilisation)
 		if math.Abs(truth.Utilisation-pred.Utilisation) > 0.05 {
 			t.Errorf("%s: prediction %.3f is more than 5 points from the true %.3f", c.name, pred.Utilisation, truth.Utilisation)

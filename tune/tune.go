@@ -1,10 +1,13 @@
-// Package tune answers "which settings should I deploy?": it replays a
-// recorded RTT trace through limiter.Gradient with candidate parameters (the
-// open- or closed-loop what-if of whatif.go: Prepare, Recorded.Replay),
-// judges each what-if series
-// with the diagnose classifier, sweeps parameter ranges on every core and
-// recommends the highest utilisation that neither overloads nor oscillates.
-// It also reads and writes parameter files (JSON, YAML, a Go literal).
+// Package tune answers "which limiter, with which settings, should I
+// deploy?": it replays a recorded RTT trace through any of the algorithms
+// people run (Algorithms: limitscope's gradient, Netflix's Gradient2 and
+// Vegas, AIMD, Envoy's gradient controller, Vector's ARC) with candidate
+// parameters — the open- or closed-loop what-if of whatif.go — judges each
+// what-if series with the diagnose classifier, sweeps parameter ranges on
+// every core, compares the algorithms (Compare) and recommends the highest
+// utilisation that neither overloads nor oscillates. Each algorithm's knobs
+// are one table (Algorithm.Table) from which flags, the tune view's panel,
+// validation, parameter files (JSON, YAML, a Go literal) and sweeps follow.
 package tune
 
 import (
@@ -47,7 +50,7 @@ func Run(rec *Recorded, p Params, opt Options) Row {
 	if opt.SampleWindow <= 0 {
 		opt.SampleWindow = DefaultSampleWindow
 	}
-	w := rec.ReplayWindow(p.Gradient(), p.Cap, opt.Mode, opt.SampleWindow)
+	w := rec.ReplayWindow(p.Candidate(), opt.Mode, opt.SampleWindow)
 	d := diagnose.Classify(rec.Target, w.Samples, diagnose.Options{Window: opt.Window})
 	return Row{Params: p, Utilisation: decimal.Round(w.Utilisation, 4), P99Ms: decimal.Round(w.P99Ms, 2), OverloadEpisodes: w.OverloadEpisodes,
 		Deferred: math.Round(w.Deferred), OscillationIndex: decimal.Round(w.OscillationIndex, 2), Verdict: d.Class, Samples: w.Samples}
@@ -59,13 +62,17 @@ type Axis struct {
 	Values []float64
 }
 
-// ParseAxis reads PARAM=FROM:TO:STEP or PARAM=V1,V2,…; values read as the
-// parameter's flag does (rtt_window=30s:2m:30s, cap=none,50).
-func ParseAxis(s string) (Axis, error) {
+// ParseAxis reads a gradient-limiter axis (see Algorithm.ParseAxis).
+func ParseAxis(s string) (Axis, error) { return Algorithms[0].ParseAxis(s) }
+
+// ParseAxis reads PARAM=FROM:TO:STEP or PARAM=V1,V2,… for one of the
+// algorithm's knobs; values read as the knob's flag does
+// (rtt_window=30s:2m:30s, cap=none,50).
+func (alg *Algorithm) ParseAxis(s string) (Axis, error) {
 	name, spec, ok := strings.Cut(s, "=")
-	k, known := Lookup(name)
+	k, known := alg.Lookup(name)
 	if !ok || !known {
-		return Axis{}, fmt.Errorf("%q: want PARAM=FROM:TO:STEP or PARAM=V1,V2 with PARAM one of %s", s, strings.Join(Names(), ", "))
+		return Axis{}, fmt.Errorf("%q: want PARAM=FROM:TO:STEP or PARAM=V1,V2 with PARAM one of %s (the parameters of %s)", s, strings.Join(alg.Names(), ", "), alg.Name)
 	}
 	a := Axis{Param: k.Name}
 	if parts := strings.Split(spec, ":"); len(parts) == 3 {
@@ -211,8 +218,8 @@ func Recommend(rows []Row, baseline *Row) Recommendation {
 		reason += fmt.Sprintf("; %d candidate(s) excluded for overload or oscillation", rejected)
 	}
 	if baseline != nil {
-		reason += fmt.Sprintf("; baseline (smoothing %s): utilisation %.1f%%, verdict %s, oscillation index %.2f",
-			g(baseline.Params.Smoothing), 100*baseline.Utilisation, baseline.Verdict, baseline.OscillationIndex)
+		reason += fmt.Sprintf("; baseline (%s): utilisation %.1f%%, verdict %s, oscillation index %.2f",
+			baseline.Params.Short(), 100*baseline.Utilisation, baseline.Verdict, baseline.OscillationIndex)
 	}
 	return Recommendation{Params: best.Params, Reason: reason, Index: idx[0], Found: true}
 }

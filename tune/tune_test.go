@@ -42,7 +42,7 @@ func TestSweepOverAnOscillatingTraceRecommendsLowerSmoothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := Defaults()
-	base.Smoothing = 1
+	base.Set("smoothing", 1)
 	opt := Options{Mode: ClosedLoop, SampleWindow: 75 * time.Millisecond}
 	baseline := Run(rec, base, opt)
 	ax, err := ParseAxis("smoothing=0.05:1:0.05")
@@ -51,12 +51,12 @@ func TestSweepOverAnOscillatingTraceRecommendsLowerSmoothing(t *testing.T) {
 	}
 	rows := Sweep(rec, Grid(base, []Axis{ax}), opt, nil)
 	for _, r := range rows {
-		t.Logf("smoothing %.2f: util %.3f osc %.2f episodes %d verdict %s", r.Params.Smoothing, r.Utilisation, r.OscillationIndex, r.OverloadEpisodes, r.Verdict)
+		t.Logf("smoothing %.2f: util %.3f osc %.2f episodes %d verdict %s", r.Params.values["smoothing"], r.Utilisation, r.OscillationIndex, r.OverloadEpisodes, r.Verdict)
 	}
 	rec2 := Recommend(rows, &baseline)
 	t.Log(rec2.Reason)
-	if !rec2.Found || rec2.Params.Smoothing >= 1 {
-		t.Fatalf("recommended smoothing %v, want lower than the recorded 1.0", rec2.Params.Smoothing)
+	if sm, _ := rec2.Params.Get("smoothing"); !rec2.Found || sm >= 1 {
+		t.Fatalf("recommended %s, want a smoothing lower than the recorded 1.0", rec2.Params.Short())
 	}
 	if baseline.Verdict != diagnose.Oscillating {
 		t.Errorf("the what-if of the recorded settings should oscillate too, got %s", baseline.Verdict)
@@ -65,7 +65,9 @@ func TestSweepOverAnOscillatingTraceRecommendsLowerSmoothing(t *testing.T) {
 
 func TestParamsFilesRoundTrip(t *testing.T) {
 	p := Defaults()
-	p.Smoothing, p.Cap, p.RTTWindow = 0.15, 120, sim.Duration(90*time.Second)
+	p.Set("smoothing", 0.15)
+	p.Set("cap", 120)
+	p.Set("rtt_window", 90)
 	files, err := p.WriteFiles(filepath.Join(t.TempDir(), "params"))
 	if err != nil || len(files) != 3 {
 		t.Fatal(err)
@@ -95,7 +97,7 @@ func TestParseAxisAndValidate(t *testing.T) {
 		}
 	}
 	p := Defaults()
-	p.Smoothing = 0
+	p.Set("smoothing", 0)
 	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "smoothing") {
 		t.Fatal(err)
 	}
@@ -178,29 +180,55 @@ func TestTableReadsValuesOneWay(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	p := Defaults()
-	k, _ := Lookup("rtt_window")
-	fv := FlagValue{Param: k, Params: &p}
-	if err := fv.Set("2m"); err != nil || p.RTTWindow != sim.Duration(2*time.Minute) || fv.String() != "2m0s" || fv.Type() != "duration" {
-		t.Fatalf("--rtt-window 2m: %v %v %q", err, p.RTTWindow, fv.String())
+	// flags hold what is typed until the algorithm is known
+	var fvs FlagValues
+	flags := map[string]Flag{}
+	for _, f := range fvs.Flags() {
+		if _, dup := flags[f.Param.Flag]; dup {
+			t.Fatalf("--%s registered twice", f.Param.Flag)
+		}
+		flags[f.Param.Flag] = f
 	}
-	if err := fv.Set("soon"); err == nil || !strings.Contains(err.Error(), "not a duration") {
+	rw := flags["rtt-window"]
+	if err := rw.Set("2m"); err != nil || rw.String() != "2m0s" || rw.Type() != "duration" {
+		t.Fatalf("--rtt-window 2m: %v %q", err, rw.String())
+	}
+	if err := rw.Set("soon"); err == nil || !strings.Contains(err.Error(), "not a duration") {
 		t.Fatalf("--rtt-window soon: %v", err)
 	}
-	// every row reaches the limiter or the gate, and its default is the
-	// limiter's
-	g := Defaults().Gradient()
-	d := limiter.NewGradient()
-	if g.Smoothing != d.Smoothing || g.RTTWindow != d.RTTWindow || g.GrowthThreshold != d.GrowthThreshold || g.MaxLimit != d.MaxLimit {
-		t.Fatalf("defaults differ from the limiter's: %+v vs %+v", g, d)
+	p := Defaults()
+	if err := fvs.Apply(&p); err != nil || p.values["rtt_window"] != 120 {
+		t.Fatalf("apply --rtt-window 2m to gradient: %v %v", err, p.values["rtt_window"])
 	}
-	for _, k := range Table {
-		if k.Name == "" || k.Flag == "" || k.Help == "" || k.Step <= 0 || k.Field == "" {
-			t.Errorf("row %q is incomplete: %+v", k.Name, k)
+	vegas, _ := LookupAlgorithm("vegas")
+	q := vegas.Defaults()
+	if err := fvs.Apply(&q); err == nil || !strings.Contains(err.Error(), "--rtt-window is not a parameter of vegas") {
+		t.Fatalf("--rtt-window applied to vegas: %v", err)
+	}
+	// every algorithm: complete rows, defaults that validate, a limiter its
+	// table builds, a Go literal naming its type, a sensitive knob
+	for _, a := range Algorithms {
+		d := a.Defaults()
+		if err := d.Validate(); err != nil {
+			t.Errorf("%s defaults: %v", a.Name, err)
 		}
-		if (k.apply == nil) != k.GateField {
-			t.Errorf("row %q: only a gate field has no apply", k.Name)
+		if d.Candidate().Limiter == nil || !strings.HasPrefix(d.GoLiteral(), "limiter."+a.Type+"{") {
+			t.Errorf("%s: no limiter or Go literal %q", a.Name, d.GoLiteral())
 		}
+		if _, ok := a.Lookup(a.Sensitive); !ok || len(a.SweepValues) == 0 {
+			t.Errorf("%s: sensitive knob %q unknown", a.Name, a.Sensitive)
+		}
+		for _, k := range a.Table {
+			if k.Name == "" || k.Flag == "" || k.Help == "" || k.Step <= 0 || k.Field == "" {
+				t.Errorf("%s: row %q is incomplete: %+v", a.Name, k.Name, k)
+			}
+		}
+	}
+	// the gradient's table builds the limiter with the limiter's defaults
+	g := Defaults().Candidate().Limiter.(*limiter.Gradient)
+	dg := limiter.NewGradient()
+	if g.Smoothing != dg.Smoothing || g.RTTWindow != dg.RTTWindow || g.GrowthThreshold != dg.GrowthThreshold || g.MaxLimit != dg.MaxLimit {
+		t.Fatalf("defaults differ from the limiter's: %+v vs %+v", g, dg)
 	}
 }
 
@@ -213,15 +241,15 @@ func TestWriteFilesNeverOverwrites(t *testing.T) {
 	if err != nil || first[0] != stem+".json" {
 		t.Fatal(first, err)
 	}
-	p.Smoothing = 0.1
+	p.Set("smoothing", 0.1)
 	second, err := p.WriteFiles(stem)
 	if err != nil || second[0] != stem+"-2.json" || second[2] != stem+"-2.go" {
 		t.Fatal(second, err)
 	}
-	if q, err := ReadParams(stem + ".json"); err != nil || q.Smoothing != Defaults().Smoothing {
+	if q, err := ReadParams(stem + ".json"); err != nil || q.values["smoothing"] != Defaults().values["smoothing"] {
 		t.Fatalf("the first file was changed: %+v %v", q, err)
 	}
-	if q, err := ReadParams(stem + "-2.yaml"); err != nil || q.Smoothing != 0.1 {
+	if q, err := ReadParams(stem + "-2.yaml"); err != nil || q.values["smoothing"] != 0.1 {
 		t.Fatalf("the second write: %+v %v", q, err)
 	}
 }

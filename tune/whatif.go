@@ -48,6 +48,14 @@ type Recorded struct {
 	HasInFlight bool
 	// HasLimit says whether the trace recorded the limit (overlaid in the UI).
 	HasLimit bool
+	// FitErrorMedian and FitErrorP90 are the closed-loop model's relative
+	// error on the recorded RTTs (|recorded/model − 1|, median and 90th
+	// percentile): how far to trust a closed-loop prediction.
+	FitErrorMedian, FitErrorP90 float64
+	// BaseLatencyMs is the fitted base latency (median over the trace).
+	BaseLatencyMs float64
+	// Duration is the trace's span.
+	Duration time.Duration
 }
 
 // Len returns the number of samples.
@@ -170,6 +178,7 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 		return nil, fmt.Errorf("target %q has %d RTT samples: a what-if needs at least 10 rows with rtt_ms", target, n)
 	}
 	r.fit(rej)
+	r.Duration = time.Duration(r.ns[n-1])
 	r.pts = make([]replayPoint, n)
 	r.model = make([]modelPoint, n)
 	gaps := make([]uint32, n)
@@ -239,6 +248,7 @@ func (r *Recorded) fit(rej []float64) {
 		interval = iv[len(iv)/2]
 	}
 	tmp := make([]float64, 0, 1024)
+	resid := make([]float64, 0, n)
 	for a := 0; a < n; {
 		b := a
 		for b < n && r.ns[b]-r.ns[a] < int64(FitWindow) {
@@ -288,10 +298,18 @@ func (r *Recorded) fit(rej []float64) {
 		sort.Float64s(tmp)
 		bias := tmp[len(tmp)/2]
 		for i := a; i < b; i++ {
+			resid = append(resid, math.Abs(r.noise[i]/bias-1))
 			r.noise[i] = bias
 		}
 		a = b
 	}
+	// how far the model misses each recorded RTT once the span's bias is
+	// taken out: what the closed loop cannot explain
+	sort.Float64s(resid)
+	r.FitErrorMedian, r.FitErrorP90 = resid[len(resid)/2], resid[len(resid)*9/10]
+	bases := append([]float64(nil), r.base...)
+	sort.Float64s(bases)
+	r.BaseLatencyMs = bases[len(bases)/2]
 }
 
 // modelRTT is the closed-loop model's RTT with x = n/C in flight per slot of
@@ -388,16 +406,32 @@ const ReplayKnee = sim.DefaultKnee
 // observations, so the candidate adapts as often as a live limiter would.
 const DefaultSampleWindow = 100 * time.Millisecond
 
-// Replay runs g (fresh state; cap 0 for none) over the recorded trace.
-func (r *Recorded) Replay(g *limiter.Gradient, cap float64, mode Mode) WhatIf {
-	return r.ReplayWindow(g, cap, mode, DefaultSampleWindow)
+// Candidate is what a replay runs: a limiter in its initial state (any
+// algorithm), the gate's static cap (0: none) and the highest limit the
+// limiter can set under it (0: unknown).
+type Candidate struct {
+	Limiter  limiter.Limiter
+	Cap, Top float64
+}
+
+// minRTT is the candidate's min-RTT estimate, 0 when it keeps none.
+func (c Candidate) minRTT() time.Duration {
+	if m, ok := c.Limiter.(limiter.MinRTTReporter); ok {
+		return m.MinRTT()
+	}
+	return 0
+}
+
+// Replay runs c over the recorded trace.
+func (r *Recorded) Replay(c Candidate, mode Mode) WhatIf {
+	return r.ReplayWindow(c, mode, DefaultSampleWindow)
 }
 
 // ReplayWindow is Replay with the limiter's sample window given.
-func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, window time.Duration) WhatIf {
-	g.Reset()
-	if mode == OpenLoop && r.fineFor(window) && limitFits(g, cap) {
-		return r.replayOpen(g, cap)
+func (r *Recorded) ReplayWindow(c Candidate, mode Mode, window time.Duration) WhatIf {
+	g, cap := c.Limiter, c.Cap
+	if mode == OpenLoop && r.fineFor(window) && c.Top > 0 && c.Top <= 1<<24 {
+		return r.replayOpen(c)
 	}
 	pts := r.pts
 	n := len(pts)
@@ -472,7 +506,7 @@ func (r *Recorded) ReplayWindow(g *limiter.Gradient, cap float64, mode Mode, win
 		}
 		var m time.Duration
 		if i == st.nextPoint {
-			m = g.MinRTT()
+			m = c.minRTT()
 		}
 		st.sample(i, N, L, rtt, thr, m)
 	}
@@ -498,16 +532,6 @@ func openInFlight(p *replayPoint, L float64) float64 {
 // 32-bit deltas).
 func (r *Recorded) fineFor(window time.Duration) bool {
 	return r.maxGap < math.MaxUint32 && (window <= 0 || r.maxGap < 2*int64(window))
-}
-
-// limitFits reports whether every enforced limit is exact in the float32
-// the open-loop chain records it in.
-func limitFits(g *limiter.Gradient, cap float64) bool {
-	top := g.MaxLimit
-	if cap > 0 {
-		top = min(top, cap)
-	}
-	return top <= 1<<24
 }
 
 // chainInput is a recorded run laid out for the open-loop limiter chain, 8
@@ -594,7 +618,10 @@ type chunk struct {
 // here and records each sample's enforced limit; the statistics follow on
 // another goroutine a chunk behind, so the chain is most of the wall time.
 // It computes exactly what the general loop does.
-func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
+// The enforced limits are recorded as float32, exact while the candidate's
+// Top is at most 2²⁴ (ReplayWindow checks).
+func (r *Recorded) replayOpen(cand Candidate) WhatIf {
+	g, cap := cand.Limiter, cand.Cap
 	n := len(r.pts)
 	st := newReplayStats(r, OpenLoop)
 	full := make(chan chunk, replayBuffers)
@@ -624,7 +651,7 @@ func (r *Recorded) replayOpen(g *limiter.Gradient, cap float64) WhatIf {
 			}
 			k += b.observe(g, c.lims[k:end])
 			if b.next == nextPoint+1 {
-				c.mins = append(c.mins, g.MinRTT())
+				c.mins = append(c.mins, cand.minRTT())
 				nextPoint += st.step
 			}
 		}

@@ -44,15 +44,15 @@ func TestOpenLoopFeedsRecordedRTTs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := rec.Replay(&limiter.Gradient{Smoothing: 0.1}, 0, OpenLoop)
-	b := rec.Replay(&limiter.Gradient{Smoothing: 0.9}, 0, OpenLoop)
+	a := rec.Replay(gradientCandidate(0.1, 0), OpenLoop)
+	b := rec.Replay(gradientCandidate(0.9, 0), OpenLoop)
 	if a.P99Ms != b.P99Ms {
 		t.Fatal("open loop must see the recorded RTTs whatever the settings")
 	}
 	if a.OscillationIndex >= b.OscillationIndex {
 		t.Fatalf("higher smoothing must move the limit more: %.2f vs %.2f", a.OscillationIndex, b.OscillationIndex)
 	}
-	c := rec.Replay(&limiter.Gradient{Smoothing: 0.9}, 12, OpenLoop)
+	c := rec.Replay(gradientCandidate(0.9, 12), OpenLoop)
 	for _, s := range c.Samples {
 		if s.Limit > 12 {
 			t.Fatalf("cap 12 exceeded: %v", s.Limit)
@@ -85,7 +85,7 @@ func BenchmarkWhatIf3600kSamples(b *testing.B) {
 	for _, m := range []Mode{OpenLoop, ClosedLoop} {
 		b.Run(m.String(), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				r.Replay(&limiter.Gradient{Smoothing: 0.2}, 0, m)
+				r.Replay(gradientCandidate(0.2, 0), m)
 			}
 		})
 	}
@@ -98,9 +98,9 @@ func TestPipelinedOpenLoopEqualsTheGeneralLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast := r.ReplayWindow(&limiter.Gradient{Smoothing: 0.3}, 35, OpenLoop, 100*time.Millisecond)
+	fast := r.ReplayWindow(gradientCandidate(0.3, 35), OpenLoop, 100*time.Millisecond)
 	r.maxGap = 1 << 62 // force the general loop (which will not sub-step 1 ms intervals)
-	slow := r.ReplayWindow(&limiter.Gradient{Smoothing: 0.3}, 35, OpenLoop, 100*time.Millisecond)
+	slow := r.ReplayWindow(gradientCandidate(0.3, 35), OpenLoop, 100*time.Millisecond)
 	if !reflect.DeepEqual(fast, slow) {
 		t.Fatalf("pipelined open loop differs:\n%+v\n%+v", fast.Utilisation, slow.Utilisation)
 	}
@@ -108,3 +108,21 @@ func TestPipelinedOpenLoopEqualsTheGeneralLoop(t *testing.T) {
 
 func f(v float64) *float64            { return &v }
 func d(v time.Duration) *sim.Duration { x := sim.Duration(v); return &x }
+
+// gradientCandidate is limitscope's gradient with smoothing s under cap.
+func gradientCandidate(s, cap float64) Candidate {
+	g := &limiter.Gradient{Smoothing: s}
+	return Candidate{Limiter: g, Cap: cap, Top: topOf(g, int(cap))}
+}
+
+// topOf is the highest limit g can set under cap.
+func topOf(g *limiter.Gradient, cap int) float64 {
+	top := g.MaxLimit
+	if top == 0 {
+		top = limiter.DefaultMaxLimit
+	}
+	if cap > 0 {
+		top = min(top, float64(cap))
+	}
+	return top
+}
