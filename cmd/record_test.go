@@ -395,3 +395,40 @@ func TestSimulateInterruptedExits130(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// tune --compare on a recording of the demo: the real gates behind real
+// HTTP downstreams, recorded over loopback, ranked by every algorithm — with
+// the short-trace caveat a 15-second recording deserves.
+func TestCompareOnADemoRecording(t *testing.T) {
+	demo := exec.Command(binary(t), "demo", "--headless", "--addr", "127.0.0.1:0")
+	stdout, _ := demo.StdoutPipe()
+	if err := demo.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { demo.Process.Signal(syscall.SIGTERM); demo.Wait() }()
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(first, "http://")
+	if i < 0 {
+		t.Fatalf("first line %q names no URL", first)
+	}
+	metrics := strings.Fields(first[i:])[0]
+	trace := filepath.Join(t.TempDir(), "demo.csv")
+	if _, errOut, code := run(t, "", "record", metrics, "-o", trace, "--duration", "15s", "--interval", "250ms"); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := run(t, "", "tune", trace, "--target", "payments", "--compare")
+	if code != 0 {
+		t.Fatalf("tune --compare: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"algorithms on", "vegas, smoothing", "recorded settings (gradient", "caveat: the trace covers 15s"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("--compare on the demo lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "recommendation: ") {
+		t.Fatalf("no recommendation line:\n%s", out)
+	}
+}

@@ -122,6 +122,12 @@ func Compare(rec *Recorded, base Params, opt Options, progress func(done, total 
 	} else {
 		c.Caveats = append(c.Caveats, "open loop: every candidate sees the recorded RTTs, so p99 and overload cannot differ between them; compare with --mode closed")
 	}
+	for _, r := range c.Rows {
+		if r.Eligible && (r.Algorithm == "envoy" || r.Algorithm == "vector") {
+			c.Caveats = append(c.Caveats, "Envoy's controller and Vector's ARC sample every request; the replay feeds them one observation per sample window, so their predictions are rougher (Envoy's ran about 10 points of utilisation optimistic against the simulator)")
+			break
+		}
+	}
 	if !rec.HasInFlight {
 		c.Caveats = append(c.Caveats, "the trace has no in_flight: demand is assumed to fill the downstream, so utilisation is an upper bound")
 	}
