@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/limitscope/limitscope/internal/testtools"
 )
 
 var (
@@ -39,20 +41,9 @@ type buildError struct{ out string }
 
 func (e *buildError) Error() string { return e.out }
 
-// requireTool returns the path of a system tool a test starts for real
-// (tmux, prometheus). Under make test (LIMITSCOPE_REQUIRE_TOOLS=1) a missing
-// tool fails the test; a plain go test skips it with a message, so
-// go test ./... stays hermetic.
+// requireTool is testtools.Require for a tool whose Debian package has its
+// name.
 func requireTool(t *testing.T, name, why string) string {
 	t.Helper()
-	p, err := exec.LookPath(name)
-	if err == nil {
-		return p
-	}
-	msg := name + " is not installed: run `make test-deps` (as root) or `sudo apt-get install -y " + name + "`; " + why
-	if os.Getenv("LIMITSCOPE_REQUIRE_TOOLS") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg + " (skipped: make test requires it)")
-	return ""
+	return testtools.Require(t, name, name, why)
 }

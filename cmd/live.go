@@ -40,13 +40,7 @@ func (o *liveOptions) register(c *cobra.Command) {
 	f.DurationVar(&o.interval, "interval", time.Second, "scrape or query interval")
 	f.DurationVar(&o.timeout, "timeout", 0, "per-scrape timeout (default 80% of the interval)")
 	f.Int64Var(&o.maxBody, "max-body", scrape.DefaultMaxBody, "largest exposition accepted, bytes (after decompression)")
-	f.StringVar(&o.preset, "preset", "auto", "metric names of the limiter: "+strings.Join(scrape.PresetNames(), ", "))
-	f.StringVar(&o.limitMetric, "limit-metric", "", `custom mapping: the limit metric, e.g. 'my_limit{pool="db"}'`)
-	f.StringVar(&o.inFlightMetric, "in-flight-metric", "", "custom mapping: the in-flight metric")
-	f.StringVar(&o.rttMinMetric, "rtt-min-metric", "", "custom mapping: the min-RTT metric")
-	f.StringVar(&o.rttMetric, "rtt-metric", "", "custom mapping: the RTT metric (gauge, or histogram/summary reduced to the interval mean)")
-	f.StringVar(&o.rttUnit, "rtt-unit", "s", "custom mapping: unit of the RTT metrics (s, ms, us, ns)")
-	f.StringVar(&o.targetLabel, "target-label", "", "label whose value names each limiter (splits one endpoint into many targets)")
+	o.registerMapping(c, "auto")
 	f.StringVar(&o.caFile, "ca-file", "", "PEM CA bundle to verify https targets")
 	f.BoolVar(&o.insecure, "insecure-skip-verify", false, "do not verify TLS certificates (unsafe)")
 	f.StringVar(&o.tokenFile, "bearer-token-file", "", "file holding a bearer token")
@@ -56,6 +50,19 @@ func (o *liveOptions) register(c *cobra.Command) {
 	f.StringVar(&o.selector, "selector", "", `with --prom: label matchers for every query, e.g. '{job="api"}'`)
 	f.DurationVar(&o.backfill, "backfill", 0, "with --prom: first load this much history with query_range")
 	f.StringArrayVar(&o.promQueries, "prom-query", nil, "with --prom: explicit PromQL per series, FIELD=QUERY (fields: "+columnList()+")")
+}
+
+// registerMapping registers the flags that choose the limiter's metric
+// names: a preset or a custom mapping (watch, record, diagnose, rules).
+func (o *liveOptions) registerMapping(c *cobra.Command, defPreset string) {
+	f := c.Flags()
+	f.StringVar(&o.preset, "preset", defPreset, "metric names of the limiter: "+strings.Join(scrape.PresetNames(), ", "))
+	f.StringVar(&o.limitMetric, "limit-metric", "", `custom mapping: the limit metric, e.g. 'my_limit{pool="db"}'`)
+	f.StringVar(&o.inFlightMetric, "in-flight-metric", "", "custom mapping: the in-flight metric")
+	f.StringVar(&o.rttMinMetric, "rtt-min-metric", "", "custom mapping: the min-RTT metric")
+	f.StringVar(&o.rttMetric, "rtt-metric", "", "custom mapping: the RTT metric (gauge, or histogram/summary reduced to the interval mean)")
+	f.StringVar(&o.rttUnit, "rtt-unit", "s", "custom mapping: unit of the RTT metrics (s, ms, us, ns)")
+	f.StringVar(&o.targetLabel, "target-label", "", "label whose value names each limiter (splits one endpoint into many targets)")
 	_ = c.RegisterFlagCompletionFunc("preset", cobra.FixedCompletions(scrape.PresetNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("rtt-unit", cobra.FixedCompletions([]string{"s", "ms", "us", "ns"}, cobra.ShellCompDirectiveNoFileComp))
 }

@@ -84,6 +84,7 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 		newReplayCmd(io, nil),
 		newDemoCmd(io, nil),
 		newTuneCmd(io, nil),
+		newRulesCmd(io, nil),
 	)
 	return root
 }

@@ -1275,3 +1275,38 @@ func nth(v []float64, k int) float64 {
 	}
 	return v[k]
 }
+
+// Threshold is one of the classifier's decision thresholds, exported so
+// rules that re-express its decisions elsewhere (limitscope rules, in
+// PromQL) use the same numbers.
+type Threshold float64
+
+// The thresholds rules reuse; see the unexported constants above for what
+// each decides.
+const (
+	PipelineUtil    Threshold = pipelineUtil
+	BindingShare    Threshold = bindingShare
+	UnboundUtil     Threshold = unboundUtil
+	DegradedRTTRise Threshold = degradedRTTRise
+	PinnedSpread    Threshold = pinnedSpread
+	DegradedDrop    Threshold = degradedDrop
+	OscBand         Threshold = oscBand
+	OscMinLegs      Threshold = oscMinLegs
+	FloorJitter     Threshold = floorJitter
+)
+
+// Advice is the recommendation of a class without a target's numbers: what
+// an alert on that class tells the person paged.
+func Advice(c Class) string {
+	switch c {
+	case Degraded:
+		return "The downstream genuinely got slower: page its owner. The limiter is protecting it; raising the limit would only queue more."
+	case PipelineBound:
+		return "The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching)."
+	case Oscillating:
+		return oscillatingAdvice
+	}
+	return "Nothing to do."
+}
+
+const oscillatingAdvice = "Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)"

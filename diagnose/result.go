@@ -321,7 +321,7 @@ func (s *Stream) describe(f *Finding) {
 		v["swings"] = float64(w.legs)
 		v["band"] = decimal.Round(w.band, 2)
 		sum = fmt.Sprintf("the limit swung %d times in one window, 10–90%% band %.0f%% of its median %.1f", w.legs, 100*w.band, w.limitMed)
-		rec = "Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)"
+		rec = oscillatingAdvice
 	case StaleRTTMin:
 		v["rtt_median_ms"] = decimal.Round(w.rttMed, 2)
 		sum = fmt.Sprintf("min RTT flat at %.1f ms while the RTT ran at %.1f ms (%.1f×) and the limit sank from %.1f to %.1f", w.rttMinMed, w.rttMed, w.rttMed/math.Max(w.rttMinMed, 1e-9), w.limitFirst, w.limitLast)

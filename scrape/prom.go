@@ -134,7 +134,10 @@ func selectorLabels(sel string) (string, error) {
 	return inner, nil
 }
 
-func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
+// Series is the PromQL selector of the spec's family name (name may carry
+// a suffix like _sum) under the extra label matchers sel ("job=\"api\""):
+// a plain name, or __name__ matching the spec's regex, suffix or prefixes.
+func (spec *Spec) Series(sel, name string) string {
 	var ms []string
 	if sel != "" {
 		ms = append(ms, sel)
@@ -147,31 +150,33 @@ func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
 	for _, k := range keys {
 		ms = append(ms, fmt.Sprintf("%s=%q", k, spec.Match.Labels[k]))
 	}
-	series := func(name string) string {
-		switch {
-		case spec.Match.Regex != nil:
-			return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", strings.Trim(spec.Match.Regex.String(), "^$"))}, ms...), ","))
-		case spec.Match.Suffix:
-			return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", ".*"+name)}, ms...), ","))
-		case len(spec.Match.Prefixes) > 0:
-			alts := append([]string{name}, func() []string {
-				var o []string
-				for _, p := range spec.Match.Prefixes {
-					o = append(o, p+name)
-				}
-				return o
-			}()...)
-			return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", strings.Join(alts, "|"))}, ms...), ","))
+	switch {
+	case spec.Match.Regex != nil:
+		re := strings.Trim(spec.Match.Regex.String(), "^$")
+		if name != spec.Match.Name {
+			re += strings.TrimPrefix(name, spec.Match.Name) // a _sum or _count family of the regex's
 		}
-		return fmt.Sprintf("%s{%s}", name, strings.Join(ms, ","))
+		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", re)}, ms...), ","))
+	case spec.Match.Suffix:
+		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", ".*"+name)}, ms...), ","))
+	case len(spec.Match.Prefixes) > 0:
+		alts := []string{name}
+		for _, p := range spec.Match.Prefixes {
+			alts = append(alts, p+name)
+		}
+		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", strings.Join(alts, "|"))}, ms...), ","))
 	}
+	return fmt.Sprintf("%s{%s}", name, strings.Join(ms, ","))
+}
+
+func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
 	switch spec.Kind {
 	case Mean:
-		return fmt.Sprintf("rate(%s[%s]) / rate(%s[%s])", series(spec.Match.Name+"_sum"), win, series(spec.Match.Name+"_count"), win)
+		return fmt.Sprintf("rate(%s[%s]) / rate(%s[%s])", spec.Series(sel, spec.Match.Name+"_sum"), win, spec.Series(sel, spec.Match.Name+"_count"), win)
 	case Delta:
-		return fmt.Sprintf("increase(%s[%s])", series(spec.Match.Name), step)
+		return fmt.Sprintf("increase(%s[%s])", spec.Series(sel, spec.Match.Name), step)
 	}
-	return series(spec.Match.Name)
+	return spec.Series(sel, spec.Match.Name)
 }
 
 // Queries returns the PromQL the source runs, per field name (for --help

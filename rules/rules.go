@@ -1,0 +1,282 @@
+// Package rules writes limitscope's verdicts as Prometheus recording and
+// alerting rules (standard rule-group YAML) for a preset or custom mapping,
+// so any Prometheus, Thanos or Mimir ruler judges a fleet of limiters with
+// the classifier's decisions and thresholds (diagnose.Threshold) expressed
+// in PromQL. The rules normalise each mapped family to one series per
+// limiter (labels job, instance, limiter) first, so the evidence and alert
+// rules are the same for every preset; a series the mapping lacks leaves
+// out, with a comment, the rules that need it, as diagnose does.
+package rules
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/internal/decimal"
+	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Options configure the rules.
+type Options struct {
+	// Mapping is the preset or custom mapping of the limiter's families.
+	Mapping *scrape.Mapping
+	// Selector holds extra label matchers for every family, e.g. job="api"
+	// (with or without the braces).
+	Selector string
+	// Window is the span each piece of evidence is judged over (default
+	// 5m); For how long an alert's condition must hold (default 10m).
+	Window, For time.Duration
+	// Runbook is the alerts' runbook link.
+	Runbook string
+}
+
+// DefaultRunbook is the README section the alerts link to.
+const DefaultRunbook = "https://github.com/limitscope/limitscope#verdicts"
+
+// Rule is one recording or alerting rule.
+type Rule struct {
+	Record      string            `yaml:"record,omitempty"`
+	Alert       string            `yaml:"alert,omitempty"`
+	Expr        string            `yaml:"expr"`
+	For         string            `yaml:"for,omitempty"`
+	Labels      map[string]string `yaml:"labels,omitempty"`
+	Annotations map[string]string `yaml:"annotations,omitempty"`
+}
+
+// Group is a rule group.
+type Group struct {
+	Name  string `yaml:"name"`
+	Rules []Rule `yaml:"rules"`
+}
+
+// File is a rule file.
+type File struct {
+	Groups []Group `yaml:"groups"`
+}
+
+// by are the labels every normalised series keeps.
+const by = "job, instance, limiter"
+
+// promDuration prints d as PromQL does (5m, 90s, 1h).
+func promDuration(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return fmt.Sprintf("%ds", int64(math.Ceil(d.Seconds())))
+}
+
+// withLimiter wraps expr so its series carry the limiter's name in the
+// label "limiter": from the first target label present, else from the
+// family name (a regex's target group, or what precedes a suffix), else
+// "default" — the same order the scraper names targets in.
+func withLimiter(m *scrape.Mapping, spec *scrape.Spec, expr string) string {
+	out := fmt.Sprintf(`label_replace(%s, "limiter", "%s", "", "")`, expr, trace.DefaultTarget)
+	switch {
+	case spec.Match.Regex != nil:
+		if i := spec.Match.Regex.SubexpIndex("target"); i > 0 {
+			out = fmt.Sprintf(`label_replace(%s, "limiter", "$%d", "__name__", %q)`, out, i, strings.Trim(spec.Match.Regex.String(), "^$")+"(?:_sum|_count)?")
+		}
+	case spec.Match.Suffix:
+		out = fmt.Sprintf(`label_replace(%s, "limiter", "$1", "__name__", %q)`, out, "(.+)_"+regexp.QuoteMeta(spec.Match.Name)+"(?:_sum|_count)?")
+	}
+	for i := len(m.TargetLabels) - 1; i >= 0; i-- {
+		out = fmt.Sprintf(`label_replace(%s, "limiter", "$1", %q, "(.+)")`, out, m.TargetLabels[i])
+	}
+	return out
+}
+
+// field is the normalised series of one field: its recording rule's name
+// and expression, and its unit conversion to seconds for RTTs.
+func field(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
+	var spec *scrape.Spec
+	for i := range m.Specs {
+		if m.Specs[i].Field == f && !m.Specs[i].Match.Optional {
+			spec = &m.Specs[i]
+			break
+		}
+	}
+	if spec == nil {
+		return "", false
+	}
+	toSeconds := ""
+	if f == trace.FieldRTT || f == trace.FieldRTTMin {
+		if u := float64(spec.Unit); u != 0 && u != 1000 {
+			toSeconds = fmt.Sprintf(" * %g", u/1000)
+		}
+		if spec.Unit == 0 {
+			toSeconds = " / 1000" // as is means milliseconds, the trace unit
+		}
+	}
+	var e string
+	switch spec.Kind {
+	case scrape.Mean:
+		e = fmt.Sprintf("max by (%s) (%s) / max by (%s) (%s)",
+			by, withLimiter(m, spec, fmt.Sprintf("rate(%s[1m])", spec.Series(sel, spec.Match.Name+"_sum"))),
+			by, withLimiter(m, spec, fmt.Sprintf("rate(%s[1m])", spec.Series(sel, spec.Match.Name+"_count"))))
+		if toSeconds != "" {
+			e = "(" + e + ")"
+		}
+	case scrape.Delta:
+		return fmt.Sprintf("sum by (%s) (%s)", by, withLimiter(m, spec, fmt.Sprintf("rate(%s[1m])", spec.Series(sel, spec.Match.Name)))), true
+	default:
+		e = fmt.Sprintf("max by (%s) (%s)", by, withLimiter(m, spec, spec.Series(sel, spec.Match.Name)))
+	}
+	return e + toSeconds, true
+}
+
+// Build returns the rule file for opt.
+func Build(opt Options) (File, []string, error) {
+	if opt.Mapping == nil {
+		return File{}, nil, fmt.Errorf("rules: a preset or custom mapping is needed")
+	}
+	if opt.Window <= 0 {
+		opt.Window = 5 * time.Minute
+	}
+	if opt.For <= 0 {
+		opt.For = 10 * time.Minute
+	}
+	if opt.Runbook == "" {
+		opt.Runbook = DefaultRunbook
+	}
+	sel := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(opt.Selector), "{"), "}")
+	m := opt.Mapping
+	w := promDuration(opt.Window)
+	var notes []string
+	series := Group{Name: "limitscope-" + m.Name + "-series"}
+	have := map[trace.Field]bool{}
+	names := map[trace.Field]string{
+		trace.FieldLimit: "limitscope:limit", trace.FieldInFlight: "limitscope:in_flight",
+		trace.FieldRTTMin: "limitscope:rtt_min_seconds", trace.FieldRTT: "limitscope:rtt_seconds",
+		trace.FieldRejected: "limitscope:rejected:rate1m", trace.FieldDropped: "limitscope:dropped:rate1m",
+	}
+	for _, f := range trace.Columns() {
+		e, ok := field(m, f, sel)
+		if !ok {
+			notes = append(notes, fmt.Sprintf("the %s preset exports no %s series: rules that need it are left out", m.Name, f.Name()))
+			continue
+		}
+		have[f] = true
+		series.Rules = append(series.Rules, Rule{Record: names[f], Expr: e})
+	}
+	if !have[trace.FieldLimit] {
+		return File{}, notes, fmt.Errorf("rules: the %s mapping has no limit series; every verdict needs it", m.Name)
+	}
+	ev := Group{Name: "limitscope-" + m.Name + "-evidence"}
+	rec := func(name, expr string) { ev.Rules = append(ev.Rules, Rule{Record: name + ":" + w, Expr: expr}) }
+	lim := "limitscope:limit"
+	rec("limitscope:limit_median", fmt.Sprintf("quantile_over_time(0.5, %s[%s])", lim, w))
+	rec("limitscope:limit_band", fmt.Sprintf("(quantile_over_time(0.9, %s[%s]) - quantile_over_time(0.1, %s[%s])) / quantile_over_time(0.5, %s[%s])", lim, w, lim, w, lim, w))
+	// swings: minutes in the window whose limit moved by more than the
+	// jitter a limit of its size shows anyway (√limit, at least 2)
+	rec("limitscope:limit_swings", fmt.Sprintf("sum_over_time((abs(delta(%s[1m])) > bool clamp_min(sqrt(%s), %g))[%s:1m])", lim, lim, float64(diagnose.FloorJitter), w))
+	// pinned at the floor: the 90th percentile within 10 % (at least one
+	// request) of the lowest limit of the last hour
+	rec("limitscope:limit_pinned", fmt.Sprintf("quantile_over_time(0.9, %s[%s]) <= bool (min_over_time(%s[1h]) + clamp_min(%g * min_over_time(%s[1h]), 1))", lim, w, lim, decimal.Round(float64(diagnose.PinnedSpread)-1, 6), lim))
+	rec("limitscope:limit_drop", fmt.Sprintf("quantile_over_time(0.5, %s[%s]) / max_over_time(%s[1h] offset %s)", lim, w, lim, w))
+	if have[trace.FieldInFlight] {
+		rec("limitscope:utilisation", fmt.Sprintf("clamp_max(avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]), 1)", w, lim, w))
+	} else {
+		notes = append(notes, "without in-flight, utilisation and LimiterPipelineBound are left out")
+	}
+	rtt := ""
+	switch {
+	case have[trace.FieldRTT]:
+		rtt = "limitscope:rtt_seconds"
+	case have[trace.FieldRTTMin]:
+		rtt = "limitscope:rtt_min_seconds"
+	}
+	if have[trace.FieldRejected] && have[trace.FieldInFlight] && rtt != "" {
+		// rejected / (rejected + completions), completions by Little's law
+		rec("limitscope:rejected_share", fmt.Sprintf("avg_over_time(limitscope:rejected:rate1m[%s]) / (avg_over_time(limitscope:rejected:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
+	}
+	if have[trace.FieldRTTMin] {
+		rec("limitscope:rtt_min_rise", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_min_seconds[%s]) / quantile_over_time(0.5, limitscope:rtt_min_seconds[%s] offset 1h)", w, w))
+	} else {
+		notes = append(notes, "without a min RTT, LimiterDegradedDownstream is left out (a limiter exporting no RTT cannot show a slower downstream)")
+	}
+
+	alerts := Group{Name: "limitscope-" + m.Name + "-alerts"}
+	value := func(rule string) string {
+		return fmt.Sprintf(`{{ with printf "%s:%s{limiter=%%q,instance=%%q,job=%%q}" $labels.limiter $labels.instance $labels.job | query }}{{ . | first | value | printf "%%.2f" }}{{ end }}`, rule, w)
+	}
+	on := "on(" + by + ")"
+	if have[trace.FieldRTTMin] {
+		alerts.Rules = append(alerts.Rules, Rule{
+			Alert: "LimiterDegradedDownstream",
+			Expr: fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)",
+				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.DegradedDrop)),
+			For:    promDuration(opt.For),
+			Labels: map[string]string{"severity": "critical", "verdict": string(diagnose.Degraded)},
+			Annotations: map[string]string{
+				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its level an hour ago)",
+				"description": fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best). %s", value("limitscope:limit_median"), diagnose.Advice(diagnose.Degraded)),
+				"runbook_url": opt.Runbook,
+			},
+		})
+	}
+	alerts.Rules = append(alerts.Rules, Rule{
+		Alert: "LimiterOscillating",
+		Expr: fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * clamp_min(sqrt(limitscope:limit_median:%s), %g)) and %s limitscope:limit_swings:%s >= %g",
+			w, float64(diagnose.OscBand), on, w, w, w, float64(diagnose.FloorJitter), on, w, float64(diagnose.OscMinLegs)),
+		For:    promDuration(opt.For),
+		Labels: map[string]string{"severity": "warning", "verdict": string(diagnose.Oscillating)},
+		Annotations: map[string]string{
+			"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
+			"description": fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, with %s large moves in %s. %s", value("limitscope:limit_median"), value("limitscope:limit_swings"), w, diagnose.Advice(diagnose.Oscillating)),
+			"runbook_url": opt.Runbook,
+		},
+	})
+	if have[trace.FieldInFlight] {
+		expr := fmt.Sprintf("limitscope:utilisation:%s < %g", w, float64(diagnose.PipelineUtil))
+		if have[trace.FieldRejected] && rtt != "" {
+			expr = fmt.Sprintf("(limitscope:utilisation:%s < %g or (limitscope:utilisation:%s < %g and %s limitscope:rejected_share:%s < %g))",
+				w, float64(diagnose.PipelineUtil), w, float64(diagnose.UnboundUtil), on, w, float64(diagnose.BindingShare))
+		}
+		if have[trace.FieldRTTMin] {
+			expr += fmt.Sprintf(" unless %s limitscope:rtt_min_rise:%s >= %g", on, w, float64(diagnose.DegradedRTTRise))
+		}
+		alerts.Rules = append(alerts.Rules, Rule{
+			Alert:  "LimiterPipelineBound",
+			Expr:   expr,
+			For:    promDuration(opt.For),
+			Labels: map[string]string{"severity": "info", "verdict": string(diagnose.PipelineBound)},
+			Annotations: map[string]string{
+				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the pipeline, not the downstream, is the constraint",
+				"description": fmt.Sprintf("in-flight is %s of the limit %s and the limit turns away little demand. %s", value("limitscope:utilisation"), value("limitscope:limit_median"), diagnose.Advice(diagnose.PipelineBound)),
+				"runbook_url": opt.Runbook,
+			},
+		})
+	}
+	return File{Groups: []Group{series, ev, alerts}}, notes, nil
+}
+
+// Write writes the rule file as YAML, each note a comment above it.
+func Write(w io.Writer, opt Options) error {
+	f, notes, err := Build(opt)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# limitscope rules for the %s preset: recording rules normalise each limiter's\n# series (labels job, instance, limiter), evidence rules judge them over the window,\n# alerts carry the classifier's verdicts. limitscope help verdicts explains them.\n", opt.Mapping.Name)
+	for _, n := range notes {
+		fmt.Fprintf(&b, "# note: %s\n", n)
+	}
+	y, err := yaml.Marshal(f)
+	if err != nil {
+		return err
+	}
+	b.Write(y)
+	_, err = io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,174 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/internal/testtools"
+	"github.com/limitscope/limitscope/scrape"
+)
+
+// TestEveryPresetPassesPromtoolCheck: the rules of every preset are valid
+// rule files, and the rules a preset cannot support are left out with a
+// note.
+func TestEveryPresetPassesPromtoolCheck(t *testing.T) {
+	promtool := testtools.Require(t, "promtool", "prometheus", "the rules are checked with the real promtool")
+	dir := t.TempDir()
+	for name := range scrape.Presets {
+		m := scrape.Presets[name]
+		var b strings.Builder
+		if err := Write(&b, Options{Mapping: &m, Selector: `job="api"`}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		path := filepath.Join(dir, name+".yml")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(promtool, "check", "rules", path).CombinedOutput(); err != nil {
+			t.Errorf("%s: promtool check rules: %v\n%s", name, err, out)
+		}
+		if !m.Has(1<<1) && !strings.Contains(b.String(), "LimiterPipelineBound are left out") { // in-flight
+			t.Errorf("%s: no in-flight, but no note that LimiterPipelineBound is left out", name)
+		}
+	}
+}
+
+// series is one input series of a promtool test, value per 15 s step.
+type series struct {
+	name   string
+	values []float64
+}
+
+const steps = 400 // 100 minutes at 15 s
+
+func constant(v float64) []float64 {
+	out := make([]float64, steps+1)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// from is a before b at step at.
+func from(a, b float64, at int) []float64 {
+	out := constant(a)
+	for i := at; i <= steps; i++ {
+		out[i] = b
+	}
+	return out
+}
+
+// counter accumulates rate per second over 15 s steps.
+func counter(rate []float64) []float64 {
+	out := make([]float64, len(rate))
+	for i := 1; i < len(rate); i++ {
+		out[i] = out[i-1] + 15*rate[i]
+	}
+	return out
+}
+
+func mul(a, b []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = a[i] * b[i]
+	}
+	return out
+}
+
+// limiterSeries are one limiter's families as the limitscope preset names
+// them: its limit, in-flight, min RTT and RTT (s), and rejections per
+// second; completions are in-flight / RTT (Little's law).
+func limiterSeries(name string, limit, inFlight, rttMin, rtt, rejected []float64) []series {
+	l := fmt.Sprintf(`downstream=%q,job="api",instance="svc:9090"`, name)
+	done := make([]float64, len(inFlight))
+	for i := range done {
+		done[i] = inFlight[i] / rtt[i]
+	}
+	return []series{
+		{"limiter_limit{" + l + "}", limit},
+		{"limiter_in_flight{" + l + "}", inFlight},
+		{"limiter_rtt_min_seconds{" + l + "}", rttMin},
+		{"limiter_rtt_seconds_count{" + l + "}", counter(done)},
+		{"limiter_rtt_seconds_sum{" + l + "}", counter(mul(done, rtt))},
+		{`limiter_requests_total{outcome="rejected",` + l + "}", counter(rejected)},
+		{`limiter_requests_total{outcome="dropped",` + l + "}", constant(0)},
+	}
+}
+
+// descriptions are the alerts' rendered descriptions on the test's series.
+var descriptions = map[string]string{
+	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at 60% or less of its best). The downstream genuinely got slower: page its owner. The limiter is protecting it; raising the limit would only queue more.",
+	"LimiterOscillating":        "the limit's 10–90% band is 50% of its median 40.00, with 6.00 large moves in 5m. Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)",
+	"LimiterPipelineBound":      "in-flight is 0.10 of the limit 100.00 and the limit turns away little demand. The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching).",
+}
+
+// TestAlertsFireOnTheirClassOnly runs promtool test rules on four limiters,
+// one per class, for 100 minutes: each alert fires on its class and no
+// other (the exp_alerts lists are exhaustive).
+func TestAlertsFireOnTheirClassOnly(t *testing.T) {
+	promtool := testtools.Require(t, "promtool", "prometheus", "the alerts are unit-tested with the real promtool")
+	dir := t.TempDir()
+	m := scrape.Presets["limitscope"]
+	var rules strings.Builder
+	if err := Write(&rules, Options{Mapping: &m, Window: 5 * time.Minute, For: 10 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rules.yml"), []byte(rules.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	square := make([]float64, steps+1) // 20 ↔ 40 every minute
+	for i := range square {
+		square[i] = 20 + 20*float64((i/4)%2)
+	}
+	var in []series
+	// healthy: in-flight near a settled limit, a fifth of demand turned away
+	in = append(in, limiterSeries("healthy", constant(40), constant(38), constant(0.020), constant(0.022), constant(400))...)
+	// degraded: at 60 min the downstream slows 2×; the limit falls to its floor
+	in = append(in, limiterSeries("degraded", from(40, 4, 240), from(38, 4, 240), from(0.020, 0.040, 240), from(0.022, 0.060, 240), constant(0))...)
+	// oscillating: the limit swings 20 ↔ 40 every minute, saturated
+	in = append(in, limiterSeries("oscillating", square, square, constant(0.020), constant(0.025), constant(0))...)
+	// pipeline-bound: a tenth of the limit in use, nothing turned away
+	in = append(in, limiterSeries("pipeline", constant(100), constant(10), constant(0.020), constant(0.021), constant(0))...)
+
+	var b strings.Builder
+	b.WriteString("rule_files: [rules.yml]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n")
+	for _, s := range in {
+		vals := make([]string, len(s.values))
+		for i, v := range s.values {
+			vals[i] = fmt.Sprintf("%g", v)
+		}
+		fmt.Fprintf(&b, "      - series: '%s'\n        values: '%s'\n", s.name, strings.Join(vals, " "))
+	}
+	b.WriteString("    alert_rule_test:\n")
+	expect := map[string][2]string{
+		"LimiterDegradedDownstream": {"degraded", "critical"},
+		"LimiterOscillating":        {"oscillating", "warning"},
+		"LimiterPipelineBound":      {"pipeline", "info"},
+	}
+	verdict := map[string]string{"LimiterDegradedDownstream": "degraded-downstream", "LimiterOscillating": "oscillating", "LimiterPipelineBound": "pipeline-bound"}
+	// the annotations carry the numbers and diagnose's advice
+	summary := map[string]string{
+		"LimiterDegradedDownstream": "degraded on svc:9090: the downstream degraded (min RTT 2.00× its level an hour ago)",
+		"LimiterOscillating":        "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)",
+		"LimiterPipelineBound":      "pipeline on svc:9090: the pipeline, not the downstream, is the constraint",
+	}
+	for alert, e := range expect {
+		fmt.Fprintf(&b, "      - eval_time: 100m\n        alertname: %s\n        exp_alerts:\n          - exp_labels: {job: api, instance: \"svc:9090\", limiter: %s, severity: %s, verdict: %s}\n",
+			alert, e[0], e[1], verdict[alert])
+		desc := descriptions[alert]
+		fmt.Fprintf(&b, "            exp_annotations:\n              summary: %q\n              description: %q\n              runbook_url: %q\n", summary[alert], desc, DefaultRunbook)
+	}
+	test := filepath.Join(dir, "test.yml")
+	if err := os.WriteFile(test, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(promtool, "test", "rules", test).CombinedOutput()
+	if err != nil {
+		t.Fatalf("promtool test rules: %v\n%s", err, out)
+	}
+}
