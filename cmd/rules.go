@@ -16,6 +16,7 @@ type rulesOptions struct {
 	selector string
 	window   time.Duration
 	forDur   time.Duration
+	baseline time.Duration
 	runbook  string
 }
 
@@ -57,6 +58,7 @@ which). Check the output with: promtool check rules FILE.`,
 	f.StringVar(&o.selector, "selector", "", `label matchers every rule's series must match, e.g. 'job="api"'`)
 	f.DurationVar(&o.window, "window", 5*time.Minute, "the span each piece of evidence is judged over")
 	f.DurationVar(&o.forDur, "for", 10*time.Minute, "how long an alert's condition must hold before it fires")
+	f.DurationVar(&o.baseline, "baseline", time.Hour, "how far back the min RTT's and the limit's earlier levels are taken")
 	f.StringVar(&o.runbook, "runbook", rules.DefaultRunbook, "the alerts' runbook link")
 	return c
 }
@@ -69,8 +71,8 @@ func runRules(o *rulesOptions) error {
 	if m == nil {
 		return usageError(fmt.Errorf("--preset auto detects from a scrape; rules need a preset or a custom mapping"))
 	}
-	if o.window < time.Minute || o.forDur < 0 {
-		return usageError(fmt.Errorf("--window must be at least 1m and --for not negative"))
+	if o.window < 5*time.Second || o.forDur < 0 || o.baseline < o.window {
+		return usageError(fmt.Errorf("--window must be at least 5s, --for not negative and --baseline at least the window"))
 	}
-	return rules.Write(o.io.Out, rules.Options{Mapping: m, Selector: o.selector, Window: o.window, For: o.forDur, Runbook: o.runbook})
+	return rules.Write(o.io.Out, rules.Options{Mapping: m, Selector: o.selector, Window: o.window, For: o.forDur, Baseline: o.baseline, Runbook: o.runbook})
 }

@@ -32,8 +32,10 @@ type Options struct {
 	// (with or without the braces).
 	Selector string
 	// Window is the span each piece of evidence is judged over (default
-	// 5m); For how long an alert's condition must hold (default 10m).
-	Window, For time.Duration
+	// 5m); For how long an alert's condition must hold (default 10m);
+	// Baseline how far back the min RTT's and the limit's earlier levels
+	// are taken (default 1h).
+	Window, For, Baseline time.Duration
 	// Runbook is the alerts' runbook link.
 	Runbook string
 }
@@ -146,12 +148,17 @@ func Build(opt Options) (File, []string, error) {
 	if opt.For <= 0 {
 		opt.For = 10 * time.Minute
 	}
+	if opt.Baseline <= 0 {
+		opt.Baseline = time.Hour
+	}
 	if opt.Runbook == "" {
 		opt.Runbook = DefaultRunbook
 	}
 	sel := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(opt.Selector), "{"), "}")
 	m := opt.Mapping
 	w := promDuration(opt.Window)
+	base := promDuration(opt.Baseline)
+	step := promDuration(max(opt.Window/5, time.Second)) // the swings' subquery resolution
 	var notes []string
 	series := Group{Name: "limitscope-" + m.Name + "-series"}
 	have := map[trace.Field]bool{}
@@ -179,11 +186,11 @@ func Build(opt Options) (File, []string, error) {
 	rec("limitscope:limit_band", fmt.Sprintf("(quantile_over_time(0.9, %s[%s]) - quantile_over_time(0.1, %s[%s])) / quantile_over_time(0.5, %s[%s])", lim, w, lim, w, lim, w))
 	// swings: minutes in the window whose limit moved by more than the
 	// jitter a limit of its size shows anyway (√limit, at least 2)
-	rec("limitscope:limit_swings", fmt.Sprintf("sum_over_time((abs(delta(%s[1m])) > bool clamp_min(sqrt(%s), %g))[%s:1m])", lim, lim, float64(diagnose.FloorJitter), w))
+	rec("limitscope:limit_swings", fmt.Sprintf("sum_over_time((abs(delta(%s[%s])) > bool clamp_min(sqrt(%s), %g))[%s:%s])", lim, step, lim, float64(diagnose.FloorJitter), w, step))
 	// pinned at the floor: the 90th percentile within 10 % (at least one
 	// request) of the lowest limit of the last hour
-	rec("limitscope:limit_pinned", fmt.Sprintf("quantile_over_time(0.9, %s[%s]) <= bool (min_over_time(%s[1h]) + clamp_min(%g * min_over_time(%s[1h]), 1))", lim, w, lim, decimal.Round(float64(diagnose.PinnedSpread)-1, 6), lim))
-	rec("limitscope:limit_drop", fmt.Sprintf("quantile_over_time(0.5, %s[%s]) / max_over_time(%s[1h] offset %s)", lim, w, lim, w))
+	rec("limitscope:limit_pinned", fmt.Sprintf("quantile_over_time(0.9, %s[%s]) <= bool (min_over_time(%s[%s]) + clamp_min(%g * min_over_time(%s[%s]), 1))", lim, w, lim, base, decimal.Round(float64(diagnose.PinnedSpread)-1, 6), lim, base))
+	rec("limitscope:limit_drop", fmt.Sprintf("quantile_over_time(0.5, %s[%s]) / max_over_time(%s[%s] offset %s)", lim, w, lim, base, w))
 	if have[trace.FieldInFlight] {
 		rec("limitscope:utilisation", fmt.Sprintf("clamp_max(avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]), 1)", w, lim, w))
 	} else {
@@ -201,7 +208,7 @@ func Build(opt Options) (File, []string, error) {
 		rec("limitscope:rejected_share", fmt.Sprintf("avg_over_time(limitscope:rejected:rate1m[%s]) / (avg_over_time(limitscope:rejected:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
 	}
 	if have[trace.FieldRTTMin] {
-		rec("limitscope:rtt_min_rise", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_min_seconds[%s]) / quantile_over_time(0.5, limitscope:rtt_min_seconds[%s] offset 1h)", w, w))
+		rec("limitscope:rtt_min_rise", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_min_seconds[%s]) / quantile_over_time(0.5, limitscope:rtt_min_seconds[%s] offset %s)", w, w, base))
 	} else {
 		notes = append(notes, "without a min RTT, LimiterDegradedDownstream is left out (a limiter exporting no RTT cannot show a slower downstream)")
 	}
@@ -219,7 +226,7 @@ func Build(opt Options) (File, []string, error) {
 			For:    promDuration(opt.For),
 			Labels: map[string]string{"severity": "critical", "verdict": string(diagnose.Degraded)},
 			Annotations: map[string]string{
-				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its level an hour ago)",
+				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its level " + base + " earlier)",
 				"description": fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best). %s", value("limitscope:limit_median"), diagnose.Advice(diagnose.Degraded)),
 				"runbook_url": opt.Runbook,
 			},
@@ -233,7 +240,7 @@ func Build(opt Options) (File, []string, error) {
 		Labels: map[string]string{"severity": "warning", "verdict": string(diagnose.Oscillating)},
 		Annotations: map[string]string{
 			"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
-			"description": fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, with %s large moves in %s. %s", value("limitscope:limit_median"), value("limitscope:limit_swings"), w, diagnose.Advice(diagnose.Oscillating)),
+			"description": fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, moving by more than its jitter (√limit) again and again in %s. %s", value("limitscope:limit_median"), w, diagnose.Advice(diagnose.Oscillating)),
 			"runbook_url": opt.Runbook,
 		},
 	})

@@ -103,7 +103,7 @@ func limiterSeries(name string, limit, inFlight, rttMin, rtt, rejected []float64
 // descriptions are the alerts' rendered descriptions on the test's series.
 var descriptions = map[string]string{
 	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at 60% or less of its best). The downstream genuinely got slower: page its owner. The limiter is protecting it; raising the limit would only queue more.",
-	"LimiterOscillating":        "the limit's 10–90% band is 50% of its median 40.00, with 6.00 large moves in 5m. Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)",
+	"LimiterOscillating":        "the limit's 10–90% band is 50% of its median 40.00, moving by more than its jitter (√limit) again and again in 5m. Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)",
 	"LimiterPipelineBound":      "in-flight is 0.10 of the limit 100.00 and the limit turns away little demand. The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching).",
 }
 
@@ -153,7 +153,7 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	verdict := map[string]string{"LimiterDegradedDownstream": "degraded-downstream", "LimiterOscillating": "oscillating", "LimiterPipelineBound": "pipeline-bound"}
 	// the annotations carry the numbers and diagnose's advice
 	summary := map[string]string{
-		"LimiterDegradedDownstream": "degraded on svc:9090: the downstream degraded (min RTT 2.00× its level an hour ago)",
+		"LimiterDegradedDownstream": "degraded on svc:9090: the downstream degraded (min RTT 2.00× its level 1h earlier)",
 		"LimiterOscillating":        "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)",
 		"LimiterPipelineBound":      "pipeline on svc:9090: the pipeline, not the downstream, is the constraint",
 	}
