@@ -78,20 +78,28 @@ func freePort(t *testing.T) int {
 }
 
 // startPrometheus starts the real Prometheus server (Debian package
-// prometheus) on a loopback port, scraping target every second.
-func startPrometheus(t *testing.T, target string) string {
+// prometheus) on a loopback port, scraping target every second and
+// evaluating the rule files given every second.
+func startPrometheus(t *testing.T, target string, ruleFiles ...string) string {
 	t.Helper()
 	bin := requireTool(t, "prometheus", "fleet mode is tested against a real server")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "prometheus.yml")
+	rules := ""
+	if len(ruleFiles) > 0 {
+		rules = "rule_files:\n"
+		for _, f := range ruleFiles {
+			rules += fmt.Sprintf("  - %q\n", f)
+		}
+	}
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`global:
   scrape_interval: 1s
   evaluation_interval: 1s
-scrape_configs:
+%sscrape_configs:
   - job_name: limiter
     static_configs:
       - targets: [%q]
-`, target)), 0o644)
+`, rules, target)), 0o644)
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
 	var logs strings.Builder
