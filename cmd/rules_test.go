@@ -3,14 +3,17 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -160,5 +163,73 @@ func TestRulesAlertInARealPrometheus(t *testing.T) {
 	}
 	if !fired.Load() {
 		t.Fatalf("no LimiterDegradedDownstream for the sick limiter within 70 s; sick gate %+v", sickGate.Stats())
+	}
+}
+
+// watch --prom over a fleet of 2,000 limiters held by a real Prometheus: a
+// loopback exporter serves 2,000 targets' limit, in-flight and min RTT, and
+// the dashboard's plain output names every one of them, backfilled in
+// chunks and then followed, from a handful of queries per interval.
+func TestWatchPromOverTwoThousandTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scrapes 6,000 series")
+	}
+	reg := prometheus.NewRegistry()
+	lim := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "limiter_limit"}, []string{"downstream"})
+	inf := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "limiter_in_flight"}, []string{"downstream"})
+	rtt := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "limiter_rtt_min_seconds"}, []string{"downstream"})
+	reg.MustRegister(lim, inf, rtt)
+	for k := 0; k < 2000; k++ {
+		name := fmt.Sprintf("svc-%04d", k)
+		lim.WithLabelValues(name).Set(float64(20 + k%30))
+		inf.WithLabelValues(name).Set(float64(18 + k%30))
+		rtt.WithLabelValues(name).Set(0.010 + float64(k%7)/1000)
+	}
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	defer srv.Close()
+	promURL := startPrometheus(t, strings.TrimPrefix(srv.URL, "http://"))
+	// wait for Prometheus to hold a few scrapes of the fleet
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(promURL + "/api/v1/query?query=" + url.QueryEscape(`count(count_over_time(limiter_limit[1m]) >= 3)`))
+		if err == nil {
+			var r struct {
+				Data struct {
+					Result []struct {
+						Value [2]any `json:"value"`
+					} `json:"result"`
+				} `json:"data"`
+			}
+			json.NewDecoder(resp.Body).Decode(&r)
+			resp.Body.Close()
+			if len(r.Data.Result) == 1 && r.Data.Result[0].Value[1] == "2000" {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Prometheus did not scrape the 2,000 targets three times in 30 s")
+		}
+		time.Sleep(time.Second)
+	}
+	start := time.Now()
+	cmd := exec.Command(binary(t), "watch", "--prom", promURL, "--selector", `{job="limiter"}`, "--backfill", "20s", "--interval", "2s", "--plain")
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(8 * time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	seen := map[string]bool{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if i := strings.Index(line, `target="`); i >= 0 {
+			name := line[i+len(`target="`):]
+			seen[name[:strings.IndexByte(name, '"')]] = true
+		}
+	}
+	t.Logf("watch --prom: %d distinct targets in %s, %d lines", len(seen), time.Since(start).Round(100*time.Millisecond), strings.Count(out.String(), "\n"))
+	if len(seen) != 2000 {
+		t.Fatalf("watch --prom showed %d of 2,000 targets; stderr:\n%.2000s", len(seen), errOut.String())
 	}
 }

@@ -200,14 +200,26 @@ func (s *PromSource) Statuses() []Status {
 	return []Status{st}
 }
 
+// BackfillChunk is how many steps one query_range of a backfill asks for:
+// a fleet's hour at 15 s arrives in a few bounded responses, oldest first,
+// and the dashboard fills as they come.
+const BackfillChunk = 250
+
 // Run backfills, then follows until ctx ends.
 func (s *PromSource) Run(ctx context.Context, emit func(trace.Sample)) error {
 	now := s.cfg.Now()
 	if s.cfg.Backfill > 0 {
-		samples, err := s.Range(ctx, now.Add(-s.cfg.Backfill), now)
-		s.note(err, len(samples))
-		for _, smp := range samples {
-			emit(smp)
+		span := time.Duration(BackfillChunk) * s.cfg.Interval
+		for from := now.Add(-s.cfg.Backfill); !from.After(now) && ctx.Err() == nil; from = from.Add(span) {
+			to := from.Add(span - s.cfg.Interval)
+			if to.After(now) {
+				to = now
+			}
+			samples, err := s.Range(ctx, from, to)
+			s.note(err, len(samples))
+			for _, smp := range samples {
+				emit(smp)
+			}
 		}
 	}
 	t := time.NewTicker(s.cfg.Interval)

@@ -71,10 +71,10 @@ const (
 	sortLimit
 )
 
-var sortNames = []string{"name", "utilisation", "verdict", "limit"}
+var sortNames = []string{"name", "utilisation", "verdict (worst first)", "limit"}
 
 type keyMap struct {
-	Up, Down, Enter, Back, Filter, Sort, Pause, ZoomIn, ZoomOut, Help, Quit key.Binding
+	Up, Down, PageUp, PageDown, Enter, Back, Filter, Sort, Pause, ZoomIn, ZoomOut, Help, Quit key.Binding
 	SeekBack, SeekFwd, Slower, Faster, Home, End                            key.Binding
 	replay                                                                  bool
 }
@@ -83,6 +83,8 @@ func newKeys(replay bool) keyMap {
 	k := keyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", "page")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown")),
 		Enter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
@@ -122,7 +124,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp is the ? screen.
 func (k keyMap) FullHelp() [][]key.Binding {
 	cols := [][]key.Binding{
-		{k.Up, k.Down, k.Enter, k.Back},
+		{k.Up, k.Down, k.PageUp, k.Enter, k.Back},
 		{k.Filter, k.Sort, k.Pause, k.ZoomIn},
 		{k.Help, k.Quit},
 	}
@@ -178,6 +180,7 @@ func New(opt Options) Model {
 		opt.Statuses = func() []scrape.Status { return nil }
 	}
 	m := Model{opt: opt, keys: newKeys(opt.Player != nil), help: help.New(), list: newOverview(), zoom: opt.Zoom, width: 80, height: 24}
+	m.list.sortBy = sortVerdict // the worst targets first
 	m.refresh()
 	return m
 }
@@ -242,6 +245,10 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.list.move(-1, m.rows)
 	case key.Matches(msg, k.Down):
 		m.list.move(+1, m.rows)
+	case key.Matches(msg, k.PageUp):
+		m.list.move(-m.pageRows(), m.rows)
+	case key.Matches(msg, k.PageDown):
+		m.list.move(+m.pageRows(), m.rows)
 	case key.Matches(msg, k.Enter):
 		if _, ok := m.list.current(m.rows); ok {
 			m.screen = screenDetail
@@ -286,6 +293,35 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	return m, nil
 }
+
+// verdictCounts is the fleet at a glance: how many targets show each
+// verdict, worst first ("2 ✖ degraded-downstream, 1 ≈ oscillating, 40
+// ● healthy"); "" with fewer than two judged targets.
+func verdictCounts(rows []diagnose.Row) string {
+	n := map[diagnose.Class]int{}
+	judged := 0
+	for _, r := range rows {
+		if r.Judged {
+			n[r.Class]++
+			judged++
+		}
+	}
+	if judged < 2 {
+		return ""
+	}
+	classes := append([]diagnose.Class(nil), diagnose.Classes...)
+	sort.SliceStable(classes, func(i, j int) bool { return diagnose.Rank(classes[i]) > diagnose.Rank(classes[j]) })
+	var parts []string
+	for _, c := range classes {
+		if n[c] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[c], badge(c, true)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pageRows is how many targets one page of the overview shows.
+func (m Model) pageRows() int { return max(1, m.height-8) }
 
 func stepZoom(z time.Duration, dir int) time.Duration {
 	i := sort.Search(len(zoomLevels), func(i int) bool { return zoomLevels[i] >= z })

@@ -220,6 +220,11 @@ func (o overview) view(f frame, rows []diagnose.Row, h int) string {
 		sparkW = 24
 	}
 	var b strings.Builder
+	lines := 0
+	if counts := verdictCounts(rows); counts != "" {
+		b.WriteString(fit("  "+counts, f.width) + "\n")
+		lines++
+	}
 	hdr := "  " + pad("TARGET", nameW)
 	for _, c := range cols {
 		if c.left {
@@ -236,7 +241,7 @@ func (o overview) view(f frame, rows []diagnose.Row, h int) string {
 		hdr += " " + pad(title, sparkW)
 	}
 	b.WriteString(styles.Header.Render(fit(hdr, f.width)))
-	lines := 1
+	lines++
 	switch {
 	case len(o.visible) == 0 && len(rows) > 0:
 		b.WriteString("\n" + styles.Dim.Render(fit(fmt.Sprintf("  no target matches %q — / then esc clears the filter", safetext.Terminal(o.filter.Value())), f.width)))
@@ -245,9 +250,11 @@ func (o overview) view(f frame, rows []diagnose.Row, h int) string {
 		b.WriteString("\n" + styles.Dim.Render(fit("  no targets yet — waiting for samples", f.width)))
 		lines++
 	}
+	// rows that fit: the lines so far, and one for the selected verdict
+	room := max(h-lines-1, 1)
 	start := 0
-	if o.cursor >= h-2 {
-		start = o.cursor - (h - 3)
+	if o.cursor >= room {
+		start = o.cursor - room + 1
 	}
 	for vi := start; vi < len(o.visible) && lines < h-1; vi++ {
 		r := rows[o.visible[vi]]

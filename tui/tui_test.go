@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -182,11 +183,24 @@ func TestKeysDriveTheModel(t *testing.T) {
 	if len(m.(Model).list.visible) != 4 {
 		t.Fatal("esc in the filter must clear it")
 	}
-	// sort by verdict: the degraded target first
-	m = send(m, keys("ss")...)
+	// the worst targets first by default; s cycles to the limit, then names
 	mm = m.(Model)
 	if mm.list.sortBy != sortVerdict || mm.rows[mm.list.visible[0]].Class != diagnose.Degraded {
-		t.Fatalf("sort by verdict: %v first is %s", mm.list.sortBy, mm.rows[mm.list.visible[0]].Class)
+		t.Fatalf("default sort: %v first is %s", mm.list.sortBy, mm.rows[mm.list.visible[0]].Class)
+	}
+	m = send(m, keys("ss")...)
+	mm = m.(Model)
+	if mm.list.sortBy != sortName || mm.rows[mm.list.visible[0]].Target > mm.rows[mm.list.visible[1]].Target {
+		t.Fatalf("s s: sort %v", mm.list.sortBy)
+	}
+	// pgdown and pgup page through the targets
+	m = send(m, tea.KeyMsg{Type: tea.KeyPgDown})
+	if c := m.(Model).list.cursor; c != len(m.(Model).list.visible)-1 {
+		t.Fatalf("pgdown on 4 targets: cursor %d, want the last", c)
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyPgUp})
+	if c := m.(Model).list.cursor; c != 0 {
+		t.Fatalf("pgup: cursor %d, want the first", c)
 	}
 	// zoom
 	z := mm.zoom
@@ -589,4 +603,79 @@ func TestTuneSwitchesAlgorithm(t *testing.T) {
 	if strings.Contains(v, "rtt window") {
 		t.Fatalf("gradient's knobs must leave the panel:\n%s", v)
 	}
+}
+
+// fleet is a board of n targets holding an hour at 15 s (what watch --prom
+// over a fleet holds), a tenth of them degraded in the last 20 minutes.
+func fleet(n int) *diagnose.Board {
+	bd := diagnose.NewBoard(240, diagnose.Options{})
+	for i := 0; i < 240; i++ {
+		for k := 0; k < n; k++ {
+			s := trace.Sample{Time: t0.Add(time.Duration(i) * 15 * time.Second), Target: fmt.Sprintf("svc-%04d", k)}
+			lim, rtt := 40+float64((i+k)%5), 10.0
+			if k%10 == 0 && i > 160 {
+				lim, rtt = 4, 25
+			}
+			s.Set(trace.FieldLimit, lim)
+			s.Set(trace.FieldInFlight, lim-1)
+			s.Set(trace.FieldRTTMin, rtt)
+			s.Set(trace.FieldRTT, rtt*1.1)
+			bd.Push(s)
+		}
+	}
+	return bd
+}
+
+// BenchmarkFleet2000 is watch --prom over 2,000 targets with an hour of
+// history at 15 s: the per-tick refresh (every row's live verdict), one
+// overview frame at 200×50, and a key press (page down) with its repaint.
+func BenchmarkFleet2000(b *testing.B) {
+	bd := fleet(2000)
+	opt := Options{Title: "watch", Board: bd, Now: func() time.Time { return t0.Add(time.Hour) }}
+	b.Run("refresh", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			bd.Rows()
+		}
+	})
+	m := tea.Model(New(opt))
+	m = send(m, tea.WindowSizeMsg{Width: 200, Height: 50})
+	if v := m.View(); !strings.Contains(v, "200 ✖ degraded-downstream") || !strings.Contains(v, "1800 ● healthy") {
+		b.Fatalf("fleet overview does not lead with the verdict counts:\n%s", v)
+	}
+	b.Run("frame", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = m.View()
+		}
+	})
+	b.Run("key-to-repaint", func(b *testing.B) {
+		down, up := tea.KeyMsg{Type: tea.KeyPgDown}, tea.KeyMsg{Type: tea.KeyPgUp}
+		for i := 0; i < b.N; i++ {
+			k := down
+			if i%2 == 1 {
+				k = up
+			}
+			m = send(m, k)
+			_ = m.View()
+		}
+	})
+}
+
+// A fleet of 2,000 targets with an hour at 15 s fits well inside 256 MiB.
+func TestFleetMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 2,000-target board")
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	bd := fleet(2000)
+	rows := bd.Rows()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	used := float64(after.HeapInuse-before.HeapInuse) / (1 << 20)
+	t.Logf("2,000 targets, an hour at 15 s: %.0f MiB of heap in use (%d rows)", used, len(rows))
+	if used > 256 {
+		t.Fatalf("%.0f MiB of heap for the fleet; the budget is 256 MiB", used)
+	}
+	runtime.KeepAlive(bd)
 }
