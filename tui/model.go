@@ -75,8 +75,8 @@ var sortNames = []string{"name", "utilisation", "verdict (worst first)", "limit"
 
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Enter, Back, Filter, Sort, Pause, ZoomIn, ZoomOut, Help, Quit key.Binding
-	SeekBack, SeekFwd, Slower, Faster, Home, End                            key.Binding
-	replay                                                                  bool
+	SeekBack, SeekFwd, Slower, Faster, Home, End                                              key.Binding
+	replay                                                                                    bool
 }
 
 func newKeys(replay bool) keyMap {
