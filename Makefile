@@ -26,7 +26,7 @@ test: test-deps
 	# single-threaded simulation tests (build tag !race: the classifier's
 	# calibration set, the hour-long shoot-out, the what-if validation) run
 	# without the race detector, ten times faster
-	$(GO) test -count=1 ./diagnose/ ./limiter/sim/ ./tune/
+	$(GO) test -count=1 ./diagnose/ ./limiter/sim/ ./tune/ ./rules/
 
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem -timeout 30m $(PKGS)

@@ -1292,6 +1292,7 @@ const (
 	DegradedDrop    Threshold = degradedDrop
 	OscBand         Threshold = oscBand
 	OscMinLegs      Threshold = oscMinLegs
+	OscSlowLegs     Threshold = oscSlowLegs
 	FloorJitter     Threshold = floorJitter
 )
 

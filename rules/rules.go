@@ -158,7 +158,7 @@ func Build(opt Options) (File, []string, error) {
 	m := opt.Mapping
 	w := promDuration(opt.Window)
 	base := promDuration(opt.Baseline)
-	step := promDuration(max(opt.Window/5, time.Second)) // the swings' subquery resolution
+	step := promDuration(max(opt.Window/10, time.Second)) // the swings' subquery resolution
 	var notes []string
 	series := Group{Name: "limitscope-" + m.Name + "-series"}
 	have := map[trace.Field]bool{}
@@ -208,7 +208,11 @@ func Build(opt Options) (File, []string, error) {
 		rec("limitscope:rejected_share", fmt.Sprintf("avg_over_time(limitscope:rejected:rate1m[%s]) / (avg_over_time(limitscope:rejected:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
 	}
 	if have[trace.FieldRTTMin] {
-		rec("limitscope:rtt_min_rise", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_min_seconds[%s]) / quantile_over_time(0.5, limitscope:rtt_min_seconds[%s] offset %s)", w, w, base))
+		// the rise against the min RTT's own calm level: the lowest window
+		// median over the baseline span (a degradation stays one for as
+		// long as the baseline remembers the level before it)
+		rec("limitscope:rtt_min_median", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_min_seconds[%s])", w))
+		rec("limitscope:rtt_min_rise", fmt.Sprintf("limitscope:rtt_min_median:%s / min_over_time(limitscope:rtt_min_median:%s[%s])", w, w, base))
 	} else {
 		notes = append(notes, "without a min RTT, LimiterDegradedDownstream is left out (a limiter exporting no RTT cannot show a slower downstream)")
 	}
@@ -226,7 +230,7 @@ func Build(opt Options) (File, []string, error) {
 			For:    promDuration(opt.For),
 			Labels: map[string]string{"severity": "critical", "verdict": string(diagnose.Degraded)},
 			Annotations: map[string]string{
-				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its level " + base + " earlier)",
+				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last " + base + ")",
 				"description": fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best). %s", value("limitscope:limit_median"), diagnose.Advice(diagnose.Degraded)),
 				"runbook_url": opt.Runbook,
 			},
@@ -235,7 +239,7 @@ func Build(opt Options) (File, []string, error) {
 	alerts.Rules = append(alerts.Rules, Rule{
 		Alert: "LimiterOscillating",
 		Expr: fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * clamp_min(sqrt(limitscope:limit_median:%s), %g)) and %s limitscope:limit_swings:%s >= %g",
-			w, float64(diagnose.OscBand), on, w, w, w, float64(diagnose.FloorJitter), on, w, float64(diagnose.OscMinLegs)),
+			w, float64(diagnose.OscBand), on, w, w, w, float64(diagnose.FloorJitter), on, w, float64(diagnose.OscSlowLegs)),
 		For:    promDuration(opt.For),
 		Labels: map[string]string{"severity": "warning", "verdict": string(diagnose.Oscillating)},
 		Annotations: map[string]string{

@@ -153,7 +153,7 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	verdict := map[string]string{"LimiterDegradedDownstream": "degraded-downstream", "LimiterOscillating": "oscillating", "LimiterPipelineBound": "pipeline-bound"}
 	// the annotations carry the numbers and diagnose's advice
 	summary := map[string]string{
-		"LimiterDegradedDownstream": "degraded on svc:9090: the downstream degraded (min RTT 2.00× its level 1h earlier)",
+		"LimiterDegradedDownstream": "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)",
 		"LimiterOscillating":        "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)",
 		"LimiterPipelineBound":      "pipeline on svc:9090: the pipeline, not the downstream, is the constraint",
 	}
