@@ -569,10 +569,13 @@ func (p *point) rejectedShare(dt int64) (float64, bool) {
 }
 
 func (s *Stream) account(p *point, dt int64) {
-	if done, ok := completions(p, dt); ok && p.has&trace.FieldRejected != 0 && dt > 0 {
-		s.rejDemand += p.rejected
-		s.doneDemand += done
-		s.lastRejShare, s.hasLastRejShare = p.rejectedShare(dt)
+	if p.has&trace.FieldRejected != 0 && dt > 0 {
+		if done, ok := completions(p, dt); ok {
+			s.rejDemand += p.rejected
+			s.doneDemand += done
+			d := p.rejected + done
+			s.lastRejShare, s.hasLastRejShare = p.rejected/d, d > 0
+		}
 	}
 	if p.has&trace.FieldLimit != 0 {
 		s.sumLimit += p.limit

@@ -307,11 +307,8 @@ func fromMap(m map[string]any, where func(key string) string) (Params, error) {
 		}
 		var x float64
 		switch v := v.(type) {
-		case float64:
+		case float64: // a number of seconds for a duration
 			x = v
-			if k.Unit == Seconds {
-				x = v // a number of seconds
-			}
 		case int:
 			x = float64(v)
 		case string:
