@@ -120,6 +120,9 @@ type family struct {
 	// swinging is the same algorithm mis-tuned so that it oscillates (nil
 	// when no setting of it swings in the simulator).
 	swinging func(c float64, base time.Duration) limiter.Limiter
+	// floor is the family's held-out ratchet when it differs from
+	// heldOutFloor (a family added later, at its first measurement).
+	floor float64
 }
 
 func gradient2(c float64, smoothing float64, queue int) limiter.Limiter {
@@ -170,6 +173,24 @@ var families = []family{
 		name:     "gcl-aimd",
 		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.9, 1) },
 		swinging: func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.5, int(max(2, c/8))) },
+	},
+	// Envoy's gradient controller and Vector's ARC (limiter.Envoy and
+	// limiter.Vector, written from their documentation), fed every request
+	// as Envoy and Vector are: they aggregate samples themselves
+	// (first measured at 50–60 % and 65–85 % per class: Envoy's ×2 growth
+	// per 100 ms window swings under saturation, and its periodic pin to
+	// min_concurrency is left unmeasured as the envoy preset does)
+	{
+		name: "envoy-gradient",
+		tuned: func(c float64, _ time.Duration) limiter.Limiter {
+			return &limiter.Envoy{InitialLimit: c, MaxLimit: 10*c + 20, Rand: rand.New(rand.NewPCG(uint64(c), 3))}
+		},
+		floor: 0.40,
+	},
+	{
+		name:  "vector-arc",
+		tuned: func(c float64, _ time.Duration) limiter.Limiter { return &limiter.Vector{InitialLimit: c, MaxLimit: 10*c + 20} },
+		floor: 0.55,
 	},
 }
 
@@ -272,9 +293,9 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 	return runAll(specs)
 }
 
-// judgeSuite prints the confusion matrix per family and returns the worst
-// recall of any class of any family.
-func judgeSuite(t *testing.T, set []suiteTrace) float64 {
+// judgeSuite prints the confusion matrix per family and returns each
+// family's worst recall of any class.
+func judgeSuite(t *testing.T, set []suiteTrace) map[string]float64 {
 	classes := []Class{Healthy, PipelineBound, Degraded, Oscillating}
 	byFam := map[string]map[Class]map[Class]int{}
 	var wrong []string
@@ -296,10 +317,11 @@ func judgeSuite(t *testing.T, set []suiteTrace) float64 {
 			wrong = append(wrong, fmt.Sprintf("%s: want %s got %s: %s", l.name, l.label, r.Class, strings.Join(fs, "; ")))
 		}
 	}
-	worst := 1.0
+	worst := map[string]float64{}
 	var b strings.Builder
 	for _, fam := range families {
 		m := byFam[fam.name]
+		worst[fam.name] = 1
 		fmt.Fprintf(&b, "\n%s\n%-22s", fam.name, "label \\ verdict")
 		for _, c := range append(classes, Insufficient, StandingQueue) {
 			fmt.Fprintf(&b, "%14s", shortClass(c))
@@ -316,7 +338,7 @@ func judgeSuite(t *testing.T, set []suiteTrace) float64 {
 			}
 			rec := float64(m[l][l]) / float64(max(total, 1))
 			if total > 0 {
-				worst = min(worst, rec)
+				worst[fam.name] = min(worst[fam.name], rec)
 			}
 			fmt.Fprintf(&b, "  %.1f%%\n", 100*rec)
 		}
@@ -342,8 +364,9 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the calibration half of the third-party suite")
 	}
-	worst := judgeSuite(t, generateSuite(calibrationSeed, 20))
-	t.Logf("worst per-class recall on the calibration half: %.1f%%", 100*worst)
+	for fam, worst := range judgeSuite(t, generateSuite(calibrationSeed, 20)) {
+		t.Logf("%s: worst per-class recall on the calibration half: %.1f%%", fam, 100*worst)
+	}
 }
 
 // heldOutFloor is the worst per-class recall the held-out half reaches
@@ -360,8 +383,14 @@ func TestThirdPartyHeldOut(t *testing.T) {
 		t.Skip("simulates the held-out half of the third-party suite")
 	}
 	worst := judgeSuite(t, generateSuite(heldOutSeed, 20))
-	t.Logf("worst per-class recall on the held-out half: %.1f%% (target 95%%, ratchet %.0f%%)", 100*worst, 100*heldOutFloor)
-	if worst < heldOutFloor {
-		t.Fatalf("worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", 100*worst, 100*heldOutFloor)
+	for _, fam := range families {
+		floor := heldOutFloor
+		if fam.floor > 0 {
+			floor = fam.floor
+		}
+		t.Logf("%-20s worst per-class recall on the held-out half: %.1f%% (target 95%%, ratchet %.0f%%)", fam.name, 100*worst[fam.name], 100*floor)
+		if worst[fam.name] < floor {
+			t.Errorf("%s: worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", fam.name, 100*worst[fam.name], 100*floor)
+		}
 	}
 }

@@ -292,6 +292,10 @@ func (r *runner) limit() int {
 
 // exportedLimit is the limit as a limiter exports it: the limiter's value
 // under the cap, not rounded.
+// remeasurer is a limiter that pins its limit while it re-measures its
+// minimum RTT, and says so (limiter.Envoy).
+type remeasurer interface{ Calculating() bool }
+
 func (r *runner) exportedLimit() float64 {
 	l := r.lim.Limit()
 	if r.opt.Cap > 0 && l > float64(r.opt.Cap) {
@@ -530,7 +534,12 @@ func (r *runner) sample() {
 	}
 	if !r.opt.NoSamples {
 		s := trace.Sample{Time: r.at(r.now), Target: r.opt.Name}
-		s.Set(trace.FieldLimit, r.exportedLimit())
+		// a limiter re-measuring its min RTT pins its limit (Envoy): it
+		// exports that it does (min_rtt_calculation_active), and a scrape
+		// leaves such a limit not measured (scrape.Mapping.Remeasuring)
+		if re, ok := r.lim.(remeasurer); !ok || !re.Calculating() {
+			s.Set(trace.FieldLimit, r.exportedLimit())
+		}
 		s.Set(trace.FieldInFlight, float64(r.inFlight))
 		if minMs > 0 {
 			s.Set(trace.FieldRTTMin, minMs)
