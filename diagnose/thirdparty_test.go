@@ -188,8 +188,10 @@ var families = []family{
 		floor: 0.40,
 	},
 	{
-		name:  "vector-arc",
-		tuned: func(c float64, _ time.Duration) limiter.Limiter { return &limiter.Vector{InitialLimit: c, MaxLimit: 10*c + 20} },
+		name: "vector-arc",
+		tuned: func(c float64, _ time.Duration) limiter.Limiter {
+			return &limiter.Vector{InitialLimit: c, MaxLimit: 10*c + 20}
+		},
 		floor: 0.55,
 	},
 }
