@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs the system packages limitscope's tests use for real (tmux for the
-# end-to-end TUI tests, prometheus for the fleet-mode integration test) when
-# they are missing. As root it installs with apt-get; otherwise it says how.
+# end-to-end TUI tests, prometheus and promtool for the fleet-mode and rules
+# tests) when they are missing. As root it installs with apt-get; otherwise it
+# says how.
 set -euo pipefail
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
-command -v prometheus >/dev/null 2>&1 || [ -x /usr/bin/prometheus ] || need+=(prometheus)
+if ! { command -v prometheus >/dev/null 2>&1 || [ -x /usr/bin/prometheus ]; } || ! command -v promtool >/dev/null 2>&1; then
+  need+=(prometheus) # the Debian package ships promtool too
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "test-deps: installing ${need[*]}" >&2
