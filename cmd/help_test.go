@@ -45,6 +45,7 @@ func TestHelpTopicsCoverEveryWord(t *testing.T) {
 	words = append(words, tui.ColumnTitles()...)
 	words = append(words, jsonKeys(diagnose.Stats{})...)
 	words = append(words, jsonKeys(tune.Row{})...)
+	words = append(words, jsonKeys(tune.Compared{})...) // the Δ and ratio keys are spelled Δ util, p99/base there
 	words = append(words, tune.Names()...)
 	src, err := os.ReadFile("../diagnose/result.go") // the evidence values
 	if err != nil {
@@ -56,7 +57,8 @@ func TestHelpTopicsCoverEveryWord(t *testing.T) {
 	words = append(words, "p99", "open loop", "closed loop", "Δ", "jitter", "pinned", "floor", "published")
 	for _, w := range words {
 		switch w {
-		case "params", "verdict", "dropped", "rejected", "limit_mean", "limit_min", "limit_max", "in_flight_mean", "rtt_mean_ms", "rtt_min_first_ms", "rtt_min_last_ms":
+		case "params", "verdict", "dropped", "rejected", "limit_mean", "limit_min", "limit_max", "in_flight_mean", "rtt_mean_ms", "rtt_min_first_ms", "rtt_min_last_ms",
+			"delta_utilisation_pt", "p99_ratio", "p99_base_ratio":
 			continue // plain words, or the series themselves (defined as trace columns)
 		}
 		spaced := strings.ReplaceAll(w, "_", " ")

@@ -138,12 +138,19 @@ tune and simulate
   deferred           requests not sent: turned away or expired in the queue
   oscillation index  the limit's mean absolute change between one-second
                      points, as a percentage of its median (0: flat)
-  Δ                  current − baseline; utilisation in percentage points (pt)
+  Δ, Δ util          current − baseline; utilisation in percentage points (pt)
+  p99/base           a candidate's p99 over the fitted base latency (tune --compare)
+  eligible, ✗        a candidate ran without overload episodes and was not
+                     oscillating (✗: it was not; ranked last)
+  fit error          how far the closed loop's downstream model misses the
+                     recorded RTTs (median and 90th percentile)
   smoothing          the weight of the new target:
                      limit = limit·(1−s) + target·s; higher reacts faster
                      and oscillates more
   min_limit, max_limit, cap, rtt_window, gradient_floor, growth_threshold,
   loss_backoff       the gradient limiter's knobs (limitscope tune --help)
+  algorithm          the limit algorithm replayed: gradient, gradient2, vegas,
+                     aimd, envoy, vector (limitscope tune --algorithm)
   published          the benchmark table of the article "Adaptive
                      Concurrency Limits for Geofence Consumers"
 
