@@ -43,19 +43,14 @@ type AIMD struct {
 }
 
 func (a *AIMD) init() {
-	def := func(p *float64, d float64) {
-		if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
-			*p = d
-		}
-	}
-	def(&a.MinLimit, DefaultMinLimit)
-	def(&a.MaxLimit, DefaultMaxLimit)
+	orDefault(&a.MinLimit, DefaultMinLimit)
+	orDefault(&a.MaxLimit, DefaultMaxLimit)
 	if a.MaxLimit < a.MinLimit {
 		a.MaxLimit = a.MinLimit
 	}
-	def(&a.InitialLimit, DefaultInitialLimit)
-	def(&a.Increase, 1)
-	def(&a.Backoff, 0.5)
+	orDefault(&a.InitialLimit, DefaultInitialLimit)
+	orDefault(&a.Increase, 1)
+	orDefault(&a.Backoff, 0.5)
 	a.Backoff = math.Min(a.Backoff, 1)
 	if a.Cooldown <= 0 {
 		a.Cooldown = time.Second

@@ -75,17 +75,12 @@ type Envoy struct {
 }
 
 func (e *Envoy) init() {
-	def := func(p *float64, d float64) {
-		if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
-			*p = d
-		}
-	}
 	if e.UpdateInterval <= 0 {
 		e.UpdateInterval = DefaultEnvoyUpdateInterval
 	}
-	def(&e.Percentile, DefaultEnvoyPercentile)
+	orDefault(&e.Percentile, DefaultEnvoyPercentile)
 	e.Percentile = math.Min(e.Percentile, 100)
-	def(&e.MaxLimit, DefaultEnvoyMaxLimit)
+	orDefault(&e.MaxLimit, DefaultEnvoyMaxLimit)
 	if e.MinRTTInterval <= 0 {
 		e.MinRTTInterval = DefaultEnvoyMinRTTInterval
 	}
@@ -98,12 +93,12 @@ func (e *Envoy) init() {
 		e.Jitter = DefaultEnvoyJitter
 	}
 	e.Jitter = math.Min(e.Jitter, 100)
-	def(&e.MinConcurrency, DefaultEnvoyMinConcurrency)
+	orDefault(&e.MinConcurrency, DefaultEnvoyMinConcurrency)
 	e.pinnedLimit = e.MinLimit <= 0
-	def(&e.MinLimit, e.MinConcurrency)
+	orDefault(&e.MinLimit, e.MinConcurrency)
 	e.MaxLimit = math.Max(e.MaxLimit, e.MinLimit)
-	def(&e.Buffer, DefaultEnvoyBuffer)
-	def(&e.InitialLimit, e.MinConcurrency)
+	orDefault(&e.Buffer, DefaultEnvoyBuffer)
+	orDefault(&e.InitialLimit, e.MinConcurrency)
 	if e.Rand == nil {
 		e.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}

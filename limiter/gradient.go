@@ -99,25 +99,20 @@ func NewGradient() *Gradient {
 }
 
 func (g *Gradient) init() {
-	def := func(p *float64, d float64) {
-		if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
-			*p = d
-		}
-	}
-	def(&g.Smoothing, DefaultSmoothing)
+	orDefault(&g.Smoothing, DefaultSmoothing)
 	g.Smoothing = math.Min(g.Smoothing, 1)
-	def(&g.MinLimit, DefaultMinLimit)
-	def(&g.MaxLimit, DefaultMaxLimit)
+	orDefault(&g.MinLimit, DefaultMinLimit)
+	orDefault(&g.MaxLimit, DefaultMaxLimit)
 	if g.MaxLimit < g.MinLimit {
 		g.MaxLimit = g.MinLimit
 	}
-	def(&g.InitialLimit, DefaultInitialLimit)
-	def(&g.GradientFloor, DefaultGradientFloor)
+	orDefault(&g.InitialLimit, DefaultInitialLimit)
+	orDefault(&g.GradientFloor, DefaultGradientFloor)
 	g.GradientFloor = math.Min(g.GradientFloor, 1)
-	def(&g.GrowthThreshold, DefaultGrowthThreshold)
-	def(&g.LossBackoff, DefaultLossBackoff)
+	orDefault(&g.GrowthThreshold, DefaultGrowthThreshold)
+	orDefault(&g.LossBackoff, DefaultLossBackoff)
 	g.LossBackoff = math.Min(g.LossBackoff, 1)
-	def(&g.ProbeDepth, DefaultProbeDepth)
+	orDefault(&g.ProbeDepth, DefaultProbeDepth)
 	g.ProbeDepth = math.Min(g.ProbeDepth, 1)
 	if g.RTTWindow <= 0 {
 		g.RTTWindow = DefaultRTTWindow

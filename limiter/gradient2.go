@@ -71,24 +71,19 @@ type Gradient2 struct {
 }
 
 func (g *Gradient2) init() {
-	def := func(p *float64, d float64) {
-		if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
-			*p = d
-		}
-	}
-	def(&g.MinLimit, DefaultGradient2MinLimit)
-	def(&g.MaxLimit, DefaultGradient2MaxLimit)
+	orDefault(&g.MinLimit, DefaultGradient2MinLimit)
+	orDefault(&g.MaxLimit, DefaultGradient2MaxLimit)
 	g.MaxLimit = math.Max(g.MaxLimit, g.MinLimit)
-	def(&g.InitialLimit, DefaultGradient2Initial)
-	def(&g.Smoothing, DefaultGradient2Smoothing)
+	orDefault(&g.InitialLimit, DefaultGradient2Initial)
+	orDefault(&g.Smoothing, DefaultGradient2Smoothing)
 	g.Smoothing = math.Min(g.Smoothing, 1)
-	def(&g.QueueSize, DefaultGradient2QueueSize)
+	orDefault(&g.QueueSize, DefaultGradient2QueueSize)
 	if g.LongWindow <= 0 {
 		g.LongWindow = DefaultGradient2LongWindow
 	}
-	def(&g.Tolerance, DefaultGradient2Tolerance)
+	orDefault(&g.Tolerance, DefaultGradient2Tolerance)
 	g.Tolerance = math.Max(g.Tolerance, 1)
-	def(&g.LongDecay, DefaultGradient2LongDecay)
+	orDefault(&g.LongDecay, DefaultGradient2LongDecay)
 	g.LongDecay = math.Min(g.LongDecay, 1)
 	g.limit = g.InitialLimit
 }

@@ -42,7 +42,10 @@
 // limitscope, so the split is mechanical.
 package limiter
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Limiter is the small interface every algorithm here implements. Observe feeds
 // one RTT sample (or the mean RTT of a sample window) measured around the
@@ -63,6 +66,14 @@ type MinRTTReporter interface {
 // validRTT reports whether rtt can be used as a latency signal. Zero and
 // negative durations come from clock steps or callers that never measured.
 func validRTT(rtt time.Duration) bool { return rtt > 0 }
+
+// orDefault gives *p the default d when it is zero, negative, NaN or
+// infinite: how every algorithm here reads an unset or unusable field.
+func orDefault(p *float64, d float64) {
+	if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
+		*p = d
+	}
+}
 
 func clamp(v, lo, hi float64) float64 {
 	if v < lo {

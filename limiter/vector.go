@@ -52,16 +52,11 @@ type Vector struct {
 }
 
 func (v *Vector) init() {
-	def := func(p *float64, d float64) {
-		if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
-			*p = d
-		}
-	}
-	def(&v.InitialLimit, DefaultVectorInitial)
-	def(&v.MaxLimit, DefaultVectorMaxLimit)
-	def(&v.DecreaseRatio, DefaultVectorDecreaseRatio)
+	orDefault(&v.InitialLimit, DefaultVectorInitial)
+	orDefault(&v.MaxLimit, DefaultVectorMaxLimit)
+	orDefault(&v.DecreaseRatio, DefaultVectorDecreaseRatio)
 	v.DecreaseRatio = math.Min(v.DecreaseRatio, 1)
-	def(&v.EWMAAlpha, DefaultVectorEWMAAlpha)
+	orDefault(&v.EWMAAlpha, DefaultVectorEWMAAlpha)
 	v.EWMAAlpha = math.Min(v.EWMAAlpha, 1)
 	if v.RTTDeviationScale < 0 || math.IsNaN(v.RTTDeviationScale) {
 		v.RTTDeviationScale = 0

@@ -64,16 +64,11 @@ type Vegas struct {
 }
 
 func (v *Vegas) init() {
-	def := func(p *float64, d float64) {
-		if *p <= 0 || math.IsNaN(*p) || math.IsInf(*p, 0) {
-			*p = d
-		}
-	}
-	def(&v.InitialLimit, DefaultVegasInitial)
-	def(&v.MaxLimit, DefaultVegasMaxLimit)
-	def(&v.Smoothing, DefaultVegasSmoothing)
+	orDefault(&v.InitialLimit, DefaultVegasInitial)
+	orDefault(&v.MaxLimit, DefaultVegasMaxLimit)
+	orDefault(&v.Smoothing, DefaultVegasSmoothing)
 	v.Smoothing = math.Min(v.Smoothing, 1)
-	def(&v.ProbeMultiplier, DefaultVegasProbeMultiplier)
+	orDefault(&v.ProbeMultiplier, DefaultVegasProbeMultiplier)
 	if v.Rand == nil {
 		v.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}

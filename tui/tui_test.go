@@ -343,12 +343,17 @@ func BenchmarkKeyToRepaint(b *testing.B) {
 	bd := hourOf100Targets()
 	m := tea.Model(New(Options{Title: "watch", Board: bd, Now: func() time.Time { return t0.Add(time.Hour) }}))
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 50}, tickMsg(t0))
-	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := down
+	alternateKeys(b, m, tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp})
+}
+
+// alternateKeys presses a and b in turn, b.N times, repainting after each:
+// the key-to-repaint cost.
+func alternateKeys(bm *testing.B, m tea.Model, a, b tea.Msg) {
+	for i := 0; i < bm.N; i++ {
+		k := a
 		if i%2 == 1 {
-			k = up
+			k = b
 		}
 		m = send(m, k)
 		_ = m.View()
@@ -648,15 +653,7 @@ func BenchmarkFleet2000(b *testing.B) {
 		}
 	})
 	b.Run("key-to-repaint", func(b *testing.B) {
-		down, up := tea.KeyMsg{Type: tea.KeyPgDown}, tea.KeyMsg{Type: tea.KeyPgUp}
-		for i := 0; i < b.N; i++ {
-			k := down
-			if i%2 == 1 {
-				k = up
-			}
-			m = send(m, k)
-			_ = m.View()
-		}
+		alternateKeys(b, m, tea.KeyMsg{Type: tea.KeyPgDown}, tea.KeyMsg{Type: tea.KeyPgUp})
 	})
 }
 
