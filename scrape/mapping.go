@@ -194,7 +194,7 @@ var Presets = map[string]Mapping{
 		Specs: []Spec{
 			{trace.FieldLimit, Matcher{Name: "limiter_limit"}, Gauge, 0},
 			{trace.FieldInFlight, Matcher{Name: "limiter_in_flight"}, Gauge, 0},
-			{trace.FieldRTTMin, Matcher{Name: "limiter_rtt_min_seconds"}, Gauge, Seconds},
+			{trace.FieldRTTMin, Matcher{Name: "limiter_rtt_min_seconds", ZeroUnmeasured: true}, Gauge, Seconds}, // 0 before the first completed request
 			{trace.FieldRTT, Matcher{Name: "limiter_rtt_seconds"}, Mean, Seconds},
 			{trace.FieldDropped, Matcher{Name: "limiter_requests_total", Labels: map[string]string{"outcome": "dropped"}}, Delta, 0},
 			{trace.FieldRejected, Matcher{Name: "limiter_requests_total", Labels: map[string]string{"outcome": "rejected"}}, Delta, 0},

@@ -322,7 +322,7 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 		}
 	}
 	for _, r := range raws {
-		if !finite(r.v) || r.v < 0 {
+		if !finite(r.v) || r.v < 0 || r.v == 0 && r.q.match != nil && r.q.match.ZeroUnmeasured {
 			continue
 		}
 		name := s.targetName(r.q, r.metric)

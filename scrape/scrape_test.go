@@ -597,3 +597,17 @@ func TestPromSourceAuthenticates(t *testing.T) {
 		t.Fatalf("%d API calls, %d authenticated", calls.Load(), authed.Load())
 	}
 }
+
+// Our own gate exports a min RTT of 0 until its first request completes:
+// not measured, never a min RTT of 0 ms (it read as rtt_min_ms=0 in watch
+// --plain and would be a baseline for the rise).
+func TestLimitscopeMinRTTZeroIsNotMeasured(t *testing.T) {
+	body := []byte("# TYPE limiter_limit gauge\nlimiter_limit{downstream=\"pay\"} 16\n# TYPE limiter_rtt_min_seconds gauge\nlimiter_rtt_min_seconds{downstream=\"pay\"} 0\n")
+	if e := byTarget(mapOnce(t, "limitscope", body))["pay"]; e.Has(trace.FieldRTTMin) || e.Limit != 16 {
+		t.Fatalf("a min RTT of 0 must be not measured: %+v", e)
+	}
+	body = []byte("# TYPE limiter_limit gauge\nlimiter_limit{downstream=\"pay\"} 16\n# TYPE limiter_rtt_min_seconds gauge\nlimiter_rtt_min_seconds{downstream=\"pay\"} 0.012\n")
+	if e := byTarget(mapOnce(t, "limitscope", body))["pay"]; !e.Has(trace.FieldRTTMin) || e.RTTMinMs != 12 {
+		t.Fatalf("a min RTT of 12 ms: %+v", e)
+	}
+}
