@@ -149,6 +149,15 @@ tune and simulate
                      and oscillates more
   min_limit, max_limit, cap, rtt_window, gradient_floor, growth_threshold,
   loss_backoff       the gradient limiter's knobs (limitscope tune --help)
+  tolerance, queue_size, long_window
+                     Gradient2's: how far the RTT may exceed its long-term
+                     average, the growth per update, the average's window
+  probe_multiplier   Vegas': how often the no-load RTT is re-probed
+  backoff, timeout   AIMD's: the cut on a loss, an RTT counted as a loss
+  min_concurrency, buffer, percentile, update_interval, min_rtt_interval
+                     Envoy's gradient controller (its v3 API names)
+  decrease_ratio, ewma_alpha, rtt_deviation_scale
+                     Vector's adaptive request concurrency (its setting names)
   algorithm          the limit algorithm replayed: gradient, gradient2, vegas,
                      aimd, envoy, vector (limitscope tune --algorithm)
   published          the benchmark table of the article "Adaptive

@@ -191,13 +191,6 @@ func (p Params) Validate() error {
 // Defaults are the gradient limiter's default parameters (no cap).
 func Defaults() Params { return Algorithms[0].Defaults() }
 
-// Names lists the gradient limiter's parameters as --sweep and the tune
-// view name them.
-func Names() []string { return Algorithms[0].Names() }
-
-// Lookup finds a gradient-limiter parameter by name or flag.
-func Lookup(name string) (*Param, bool) { return Algorithms[0].Lookup(name) }
-
 // GoLiteral is the parameters as Go code for a service importing limiter.
 func (p Params) GoLiteral() string {
 	a := p.Alg()

@@ -62,9 +62,6 @@ type Axis struct {
 	Values []float64
 }
 
-// ParseAxis reads a gradient-limiter axis (see Algorithm.ParseAxis).
-func ParseAxis(s string) (Axis, error) { return Algorithms[0].ParseAxis(s) }
-
 // ParseAxis reads PARAM=FROM:TO:STEP or PARAM=V1,V2,… for one of the
 // algorithm's knobs; values read as the knob's flag does
 // (rtt_window=30s:2m:30s, cap=none,50).

@@ -45,7 +45,7 @@ func TestSweepOverAnOscillatingTraceRecommendsLowerSmoothing(t *testing.T) {
 	base.Set("smoothing", 1)
 	opt := Options{Mode: ClosedLoop, SampleWindow: 75 * time.Millisecond}
 	baseline := Run(rec, base, opt)
-	ax, err := ParseAxis("smoothing=0.05:1:0.05")
+	ax, err := Algorithms[0].ParseAxis("smoothing=0.05:1:0.05")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,15 +84,15 @@ func TestParamsFilesRoundTrip(t *testing.T) {
 }
 
 func TestParseAxisAndValidate(t *testing.T) {
-	a, err := ParseAxis("smoothing=0.05:0.5:0.05")
+	a, err := Algorithms[0].ParseAxis("smoothing=0.05:0.5:0.05")
 	if err != nil || len(a.Values) != 10 || a.Values[9] != 0.5 {
 		t.Fatalf("%v %v", a, err)
 	}
-	if a, err := ParseAxis("cap=50,100,200"); err != nil || len(a.Values) != 3 {
+	if a, err := Algorithms[0].ParseAxis("cap=50,100,200"); err != nil || len(a.Values) != 3 {
 		t.Fatal(a, err)
 	}
 	for _, bad := range []string{"bogus=1:2:1", "smoothing", "smoothing=1:0:0.1", "smoothing=a,b"} {
-		if _, err := ParseAxis(bad); err == nil {
+		if _, err := Algorithms[0].ParseAxis(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -133,7 +133,7 @@ func hourAt1kHz(b *testing.B) *Recorded {
 
 func BenchmarkSweep20ValuesOverAnHourAt1kHz(b *testing.B) {
 	rec := hourAt1kHz(b)
-	ax, _ := ParseAxis("smoothing=0.05:1:0.05")
+	ax, _ := Algorithms[0].ParseAxis("smoothing=0.05:1:0.05")
 	sets := Grid(Defaults(), []Axis{ax})
 	if len(sets) != 20 {
 		b.Fatalf("%d sets", len(sets))
@@ -170,13 +170,13 @@ func TestTableReadsValuesOneWay(t *testing.T) {
 		{"smoothing=0.1:0.3:0.1", []float64{0.1, 0.2, 0.3}},
 	}
 	for _, c := range cases {
-		a, err := ParseAxis(c.axis)
+		a, err := Algorithms[0].ParseAxis(c.axis)
 		if err != nil || !reflect.DeepEqual(a.Values, c.want) {
 			t.Errorf("%s: %v %v, want %v", c.axis, a.Values, err, c.want)
 		}
 	}
 	for _, bad := range []string{"rtt_window=soon", "smoothing=none", "cap=1:x:1"} {
-		if _, err := ParseAxis(bad); err == nil {
+		if _, err := Algorithms[0].ParseAxis(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
