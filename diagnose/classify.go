@@ -231,6 +231,11 @@ const (
 	// probe), not the downstream. (A limit that fell needs no such check: it
 	// drained its own queue, so the RTT may not rise.)
 	rttFollows = 1.25
+	// tputFall: a downstream that got slower or smaller completes at most
+	// 80 % of what it completed before (Little's law: in-flight / RTT); a
+	// min RTT rising 1.5× at a held completion rate is queueing, and a
+	// pinned limit whose RTT rose 1.25× completes 80 %.
+	tputFall = 0.8
 	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
 	// its level at the baseline is the limiter's own queue.
 	ownQueueGrowth = 1.1
@@ -321,8 +326,12 @@ type Result struct {
 
 // windowStats is what one judged window measured.
 type windowStats struct {
-	class              Class
-	start, end         int64
+	class      Class
+	start, end int64
+	// bound is the window's nominal start (start is its first sample's
+	// time when later): episodes are contiguous across window bounds,
+	// whatever the jitter of a real scrape's timestamps
+	bound              int64
 	n                  int
 	limitMed, p10, p90 float64
 	p100               float64
@@ -356,6 +365,11 @@ type windowStats struct {
 	// least standingQueueRatio (resp. pinnedRTTRatio) times the min RTT
 	queuedHigh, queuedSome float64
 	limitStart             float64
+	// tput is the completion rate by Little's law (completions per second
+	// over the window), tputFirst and tputLast over its first and last
+	// thirds; hasTput is false without in-flight and an RTT
+	tput, tputFirst, tputLast float64
+	hasTput                   bool
 }
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -392,6 +406,11 @@ type Stream struct {
 	// RTT that rose while the RTT itself did not is an estimate reset (a
 	// Vegas probe), not a slower downstream
 	rttAtBase float64
+	// tputRef: the highest completion rate of any judged window that was
+	// not degraded (0: not measured); a slower or smaller downstream
+	// completes less than it did, while a limiter filling its own queue
+	// completes as much as before at a higher RTT
+	tputRef float64
 
 	findings []Finding
 	counts   map[Class]int
@@ -661,6 +680,9 @@ func (s *Stream) commit(w windowStats) {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
 	}
+	if w.hasTput && w.class != Degraded {
+		s.tputRef = math.Max(s.tputRef, w.tput)
+	}
 	if w.hasDropShare && w.class != Degraded {
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
@@ -674,6 +696,10 @@ func strength(w windowStats) float64 {
 		return w.band
 	case PipelineBound:
 		return 1 - w.util
+	case Healthy:
+		// the calmest window speaks for a healthy episode (not one that
+		// straddles the change into it)
+		return -w.band
 	}
 	return 0
 }
@@ -683,8 +709,8 @@ func strength(w windowStats) float64 {
 func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 	prev := lastVerdict(fs)
 	fs = addFinding(fs, w.class, w, strength(w))
-	if prev >= 0 && fs[prev].Class != w.class && fs[prev].End.UnixNano() == w.start {
-		if cut, ok := s.changePoint(fs[prev].Start.UnixNano(), w.start, w.end); ok {
+	if prev >= 0 && fs[prev].Class != w.class && fs[prev].End.UnixNano() == w.bound {
+		if cut, ok := s.changePoint(fs[prev].Start.UnixNano(), w.bound, w.end); ok {
 			fs[prev].End = time.Unix(0, cut).UTC()
 			fs[len(fs)-1].Start = time.Unix(0, cut).UTC()
 		}
@@ -783,7 +809,7 @@ func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
 func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Finding {
 	for i := len(fs) - 1; i >= 0; i-- {
 		f := &fs[i]
-		if f.Class == c && f.End.UnixNano() >= w.start {
+		if f.Class == c && f.End.UnixNano() >= w.bound {
 			f.End = time.Unix(0, w.end).UTC()
 			f.windows++
 			if strength > f.strength {
@@ -801,7 +827,7 @@ func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Findin
 // judge measures a window and names its class; ok is false when the window
 // has too few samples to judge.
 func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
-	w := windowStats{start: start, end: end}
+	w := windowStats{start: start, end: end, bound: start}
 	// the limit series, re-probe dips flattened: probes are the limiter
 	// working as designed, not the story
 	raw, times := s.vals[:0], s.times[:0]
@@ -918,21 +944,31 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// baseline says "slower" as well as the min RTT does (a min-RTT estimate
 	// inflated by queueing at the baseline can hide the rise)
 	rttUp := s.rttAtBase > 0 && w.rttMed >= degradedRTTRise*s.rttAtBase
+	// a slower downstream completes less: an RTT rise with the completion
+	// rate held is the limiter's own queue (AIMD filling it, a start-up
+	// ramp), not the downstream
+	completesLess := !w.hasTput || math.Min(w.tput, w.tputLast) <= tputFall*math.Max(s.tputRef, w.tputFirst)
+	// pinned at a floor well below the limit's earlier level (or with no
+	// earlier level in the trace): a flat limit that merely settled after
+	// a step down is following the downstream, not pinned
+	pinnedLow := w.pinned && (s.limitRef == 0 || w.limitMed <= degradedDrop*w.ref || w.limitMed <= floorJitter)
+	lossy := w.hasDropShare && w.dropShare >= errorShare
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	switch {
-	case w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (w.pinned || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor) ||
-		w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
-			(s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
+	case completesLess && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
+		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
+			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && (s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
 		// slower: a limit swinging widely above its floor is not sitting
 		// anywhere: its own queue may be what raised the min RTT, so it is
 		// judged as oscillating below; one jittering on its floor, or
 		// holding steady, is not
 		w.class = Degraded
-	case s.limitRef > 0 && w.limitMed <= collapseDrop*s.limitRef && errorsUp && !swinging:
+	case s.limitRef > 0 && w.limitMed <= collapseDrop*s.limitRef && (errorsUp || w.pinned && lossy) && !swinging:
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing
 		w.class = Degraded
-	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare || w.queuedSome >= persistent):
+	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare || w.queuedSome >= persistent),
+		w.pinned && w.limitMed <= floorJitter && lossy && w.hasRejShare && w.rejShare >= bindingShare:
 		// pinned with losses above their calm level (or with no calm level
 		// in the trace: it starts already degraded)
 		w.class = Degraded
@@ -997,7 +1033,9 @@ func (s *Stream) ownQueueRef(w windowStats) float64 {
 // Completions come from Little's law (completions), so the shares need
 // in-flight and an RTT but no request counter.
 func (s *Stream) shares(w *windowStats, pts []point) {
-	var rej, drop, done float64
+	var rej, drop, done, span float64
+	var third [3]float64 // completions in each third of the window's points
+	var thirdSpan [3]float64
 	nr, nd, nq := 0, 0, 0
 	nRatio, nHigh, nSome := 0, 0, 0
 	minIn, maxIn := math.Inf(1), math.Inf(-1)
@@ -1031,6 +1069,11 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 		}
 		nq++
 		done += c
+		dt := float64(p.t-pts[i-1].t) / 1e9
+		span += dt
+		k := 3 * i / len(pts)
+		third[k] += c
+		thirdSpan[k] += dt
 		if p.has&trace.FieldRejected != 0 {
 			nr++
 			rej += p.rejected
@@ -1041,6 +1084,9 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 	}
 	if nd >= minWindowSamples && drop+done > 0 {
 		w.dropShare, w.hasDropShare = drop/(drop+done), true
+	}
+	if nq >= minWindowSamples && span > 0 && thirdSpan[0] > 0 && thirdSpan[2] > 0 {
+		w.tput, w.tputFirst, w.tputLast, w.hasTput = done/span, third[0]/thirdSpan[0], third[2]/thirdSpan[2], true
 	}
 	if nRatio >= minWindowSamples {
 		w.queuedHigh, w.queuedSome = float64(nHigh)/float64(nRatio), float64(nSome)/float64(nRatio)

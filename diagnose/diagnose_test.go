@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math"
+	"os"
 	"reflect"
 	"sort"
 	"testing"
@@ -501,4 +502,72 @@ func TestRejectedShareOfDemand(t *testing.T) {
 	if r := b.Rows()[0]; !r.HasRejectedShare || math.Abs(r.RejectedShare-0.2) > 1e-9 {
 		t.Fatalf("board row: %v %v", r.RejectedShare, r.HasRejectedShare)
 	}
+}
+
+// A real 6-minute recording of limitscope demo at 1 s sampling
+// (testdata/demo-incident.csv): w (payments falls sick) pressed at
+// 01:51:54, r (reset) at 01:53:24. With default settings the 90 s incident is
+// a degraded-downstream finding covering at least half of it, its edges
+// within one interval plus 30 s of the key presses, and the healthy time
+// before it is not flagged; search stays healthy throughout.
+func TestDemoIncidentIsFoundWithDefaults(t *testing.T) {
+	f, err := os.Open("testdata/demo-incident.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := trace.NewReader(f, "demo-incident.csv", trace.CSV).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := time.Date(2026, 12, 1, 1, 51, 54, 0, time.UTC)
+	r := w.Add(90 * time.Second)
+	by := map[string][]trace.Sample{}
+	for _, s := range samples {
+		by[s.Target] = append(by[s.Target], s)
+	}
+	pay := Classify("payments", by["payments"], Options{})
+	if pay.Class != Degraded {
+		t.Fatalf("payments: %s, want degraded-downstream", pay.Class)
+	}
+	covered := time.Duration(0)
+	for _, f := range pay.Findings {
+		switch {
+		case f.Class == Degraded:
+			covered += minTime(f.End, r).Sub(maxTime(f.Start, w))
+			if d := f.Start.Sub(w).Abs(); d > 31*time.Second {
+				t.Errorf("degraded starts %v from the key press", d)
+			}
+			if d := f.End.Sub(r).Abs(); d > 31*time.Second {
+				t.Errorf("degraded ends %v from the reset", d)
+			}
+		case Rank(f.Class) > 1 && f.Start.Before(w):
+			t.Errorf("the healthy time before the incident is flagged %s (%v–%v)", f.Class, f.Start, f.End)
+		}
+	}
+	// a real scrape's timestamps jitter around the window bounds: the
+	// episodes are still one finding each (healthy, degraded, healthy)
+	if n := len(pay.Findings); n != 3 {
+		t.Errorf("%d findings, want 3 episodes: %+v", n, pay.Findings)
+	}
+	if covered < 45*time.Second {
+		t.Errorf("degraded covers %v of the 90 s incident", covered)
+	}
+	if s := Classify("search", by["search"], Options{}); s.Class != Healthy {
+		t.Errorf("search: %s, want healthy", s.Class)
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
