@@ -857,11 +857,15 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	var p25, p75 float64
 	w.p10, p25, w.limitMed, p75, w.p90 = quantiles5(lims)
-	w.legs = s.countLegs(raw, times, math.Max(oscLegFraction*w.limitMed, jitter(w.limitMed)))
 	w.iqrAbs = p75 - p25
 	if w.limitMed > 0 {
 		w.band = (w.p90 - w.p10) / w.limitMed
 		w.iqr = w.iqrAbs / w.limitMed
+	}
+	if w.swings() {
+		// swings are only counted where the limit spreads at all (the
+		// median filter is the costliest step of a window)
+		w.legs = s.countLegs(raw, times, math.Max(oscLegFraction*w.limitMed, jitter(w.limitMed)))
 	}
 	w.p100 = hi
 	floor := math.Min(s.floor, lo)
