@@ -134,14 +134,18 @@ const (
 	// the decayed limit catches an occasional burst.
 	idleUtilNoReject = 0.8
 	rareRejects      = 0.2
-	// probeDipLow/High and probeRecover: a flat-bottomed drop to 40–60 % of
-	// the previous sample that jumps back to within 10 % of it within
-	// probeRecover (or 2.5
-	// sample intervals, when sampling is coarser) is a re-probe (the limit
-	// briefly halved so a low-queue RTT can be seen), not a swing; it is
-	// flattened before swings are counted.
-	probeDipLow  = 0.4
+	// probeDipHigh, probeRecover and probeSpacing: a flat-bottomed drop to
+	// 60 % or less of the previous sample that jumps back to within 10 % of
+	// it within probeRecover (or 2.5 sample intervals, when sampling is
+	// coarser) is a re-probe or a re-measurement, not a swing: a gradient
+	// limiter halving its limit so a low-queue RTT can be seen, Envoy's
+	// controller pinning concurrency to its minimum while it re-measures the
+	// min RTT. It is flattened (before swings are counted and the floor is
+	// taken) when at least probeSpacing samples at the level separate it
+	// from the previous dip: probes are brief and rare, while a limit
+	// jumping every sample or two is swinging.
 	probeDipHigh = 0.6
+	probeSpacing = 3
 	probeRecover = 15 * time.Second
 	// degradedRTTRise: the min RTT 1.5× above its earlier level is a
 	// downstream that got slower; re-probing keeps a healthy min RTT within
@@ -870,7 +874,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	w.p100 = hi
 	floor := math.Min(s.floor, lo)
 	w.floor, w.ref = floor, math.Max(s.limitRef, w.limitMed)
-	w.pinned = w.p90 <= math.Max(pinnedSpread*w.p10, w.p10+1) && w.p10 <= math.Max(pinnedSpread*floor, floor+1)
+	w.pinned = w.p90 <= math.Max(pinnedSpread*w.p10, w.p10+floorJitter) && w.p10 <= math.Max(pinnedSpread*floor, floor+floorJitter)
 
 	// utilisation and in-flight
 	u := s.vals[:0]
@@ -943,7 +947,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	s.shares(&w, pts)
 
 	swinging := w.swings()
-	calm := w.band < oscBand || w.p90-w.p10 < floorJitter
+	calm := w.band < oscBand || w.p90-w.p10 <= jitter(w.limitMed)
 	// with the limit pinned or fallen, the RTT itself 1.5× its level at the
 	// baseline says "slower" as well as the min RTT does (a min-RTT estimate
 	// inflated by queueing at the baseline can hide the rise)
@@ -967,7 +971,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// judged as oscillating below; one jittering on its floor, or
 		// holding steady, is not
 		w.class = Degraded
-	case s.limitRef > 0 && w.limitMed <= collapseDrop*s.limitRef && (errorsUp || w.pinned && lossy) && !swinging:
+	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing
 		w.class = Degraded
@@ -1214,11 +1218,21 @@ func med3(a, b, c float64) float64 { return max(min(a, b), min(max(a, b), c)) }
 
 // flattenProbes replaces re-probe dips in place by the level before them.
 func flattenProbes(v []float64, t []int64) {
+	if len(v) > 1 && v[0] <= probeDipHigh*v[1] {
+		v[0] = v[1] // the window opens inside a dip
+	}
+	level := probeSpacing // samples at the level since the last dip
 	for i := 1; i < len(v); i++ {
 		pre := v[i-1]
-		if pre <= 0 || v[i] < probeDipLow*pre || v[i] > probeDipHigh*pre {
+		if pre <= 0 || v[i] > probeDipHigh*pre {
+			level++
 			continue
 		}
+		if level < probeSpacing {
+			level = 0
+			continue
+		}
+		level = 0
 		recover := int64(probeRecover)
 		if iv := 5 * (t[i] - t[i-1]) / 2; iv > recover {
 			recover = iv
@@ -1231,7 +1245,7 @@ func flattenProbes(v []float64, t []int64) {
 				for k := i; k < j; k++ {
 					v[k] = pre
 				}
-				i = j
+				i, level = j, 1
 				break
 			}
 		}

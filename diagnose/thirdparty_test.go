@@ -185,7 +185,7 @@ var families = []family{
 		tuned: func(c float64, _ time.Duration) limiter.Limiter {
 			return &limiter.Envoy{InitialLimit: c, MaxLimit: 10*c + 20, Rand: rand.New(rand.NewPCG(uint64(c), 3))}
 		},
-		floor: 0.40,
+		floor: 0.45,
 	},
 	{
 		name: "vector-arc",
@@ -372,12 +372,14 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 }
 
 // heldOutFloor is the worst per-class recall the held-out half reaches
-// today (60–65 %: Vegas draws its probe jitter from the global random
-// source, so runs differ by a trace or two; the floor leaves that margin). The target is 95 % (issue: verdicts that hold on limiters we did
+// today for the limitscope gradient and the three go-concurrency-limits
+// families (81–85 %; Vegas draws its probe jitter from the global random
+// source, so runs differ by a trace or two, and the floor leaves that
+// margin). The target is 95 % (issue: verdicts that hold on limiters we did
 // not write); it is not met yet, so this test is a ratchet that fails on any
 // regression below today's level, and it prints the gap. Raise it as the
 // classifier improves; never lower it.
-const heldOutFloor = 0.50
+const heldOutFloor = 0.75
 
 // TestThirdPartyHeldOut judges the held-out half per algorithm family.
 func TestThirdPartyHeldOut(t *testing.T) {
