@@ -166,6 +166,10 @@ var families = []family{
 	{
 		name:  "gcl-vegas",
 		tuned: func(c float64, _ time.Duration) limiter.Limiter { return vegas(c, 1) },
+		// the port draws its probe jitter from the global random source,
+		// so held-out recall varies run to run (80–85 % seen): the ratchet
+		// leaves two traces of margin
+		floor: 0.70,
 		// no swinging variant either: Vegas' alpha/beta thresholds keep a
 		// mis-tuned Vegas within a few steps of its level here
 	},
