@@ -374,7 +374,24 @@ type windowStats struct {
 	// thirds; hasTput is false without in-flight and an RTT
 	tput, tputFirst, tputLast float64
 	hasTput                   bool
+	// why is the evidence a degraded window was decided on; rttFirst and
+	// rttLast the RTT's medians over the first and last thirds (set with
+	// degradedFell), dropCalm the calm loss share it was judged against
+	why               degradedEvidence
+	rttFirst, rttLast float64
+	dropCalm          float64
 }
+
+// degradedEvidence names which evidence made a window degraded-downstream,
+// so its finding says it in those words.
+type degradedEvidence int
+
+const (
+	degradedSlower    degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
+	degradedFell                              // the limit fell to half inside the window as the RTT rose
+	degradedSmaller                           // the limit fell to half with losses appearing
+	degradedLossyPin                          // pinned low with losses
+)
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
 // amortised (a window is judged once per window length, O(window) then) and
@@ -961,8 +978,22 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// a step down is following the downstream, not pinned
 	pinnedLow := w.pinned && (s.limitRef == 0 || w.limitMed <= degradedDrop*w.ref || w.limitMed <= floorJitter)
 	lossy := w.hasDropShare && w.dropShare >= errorShare
+	// inside the window: the limit fell to half or less while the RTT rose
+	// 1.5× and completions fell (an incident starting inside a short
+	// recording, before any baseline); a limit following a capacity step
+	// falls less, and its RTT settles
+	fellInside := false
+	if w.hasTput && w.limitLast <= collapseDrop*w.limitFirst && w.tputLast <= tputFall*w.tputFirst {
+		w.rttFirst, w.rttLast = thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
+		fellInside = w.rttFirst > 0 && w.rttLast >= degradedRTTRise*w.rttFirst
+	}
+	if !math.IsInf(s.dropRef, 1) {
+		w.dropCalm = s.dropRef
+	}
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	switch {
+	case fellInside:
+		w.class, w.why = Degraded, degradedFell
 	case completesLess && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
 		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
 			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && (s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
@@ -974,12 +1005,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing
-		w.class = Degraded
+		w.class, w.why = Degraded, degradedSmaller
 	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare || w.queuedSome >= persistent),
 		w.pinned && w.limitMed <= floorJitter && lossy && w.hasRejShare && w.rejShare >= bindingShare:
 		// pinned with losses above their calm level (or with no calm level
 		// in the trace: it starts already degraded)
-		w.class = Degraded
+		w.class, w.why = Degraded, degradedLossyPin
 	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
 		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil ||
 		!w.hasRejShare && w.noRejects && w.util < idleUtilNoReject):

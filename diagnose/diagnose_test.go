@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -555,6 +556,30 @@ func TestDemoIncidentIsFoundWithDefaults(t *testing.T) {
 	}
 	if s := Classify("search", by["search"], Options{}); s.Class != Healthy {
 		t.Errorf("search: %s, want healthy", s.Class)
+	}
+	// 20-second recordings get a verdict when their series show one: the
+	// first 20 s are healthy; 20 s from 10 s before the key press show the
+	// limit falling to its floor as the RTT doubles
+	slice := func(from time.Time) []trace.Sample {
+		var out []trace.Sample
+		for _, s := range by["payments"] {
+			if !s.Time.Before(from) && s.Time.Before(from.Add(20*time.Second)) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		from time.Time
+		want Class
+	}{{by["payments"][0].Time, Healthy}, {w.Add(-10 * time.Second), Degraded}} {
+		r := Classify("payments", slice(c.from), Options{})
+		if r.Class != c.want {
+			t.Errorf("20 s from %v: %s, want %s (%+v)", c.from.Format(time.TimeOnly), r.Class, c.want, r.Findings)
+		}
+		if c.want == Degraded && !strings.Contains(r.Findings[0].Evidence.Summary, "the limit fell from") {
+			t.Errorf("20 s from %v: the evidence does not say what was seen: %q", c.from.Format(time.TimeOnly), r.Findings[0].Evidence.Summary)
+		}
 	}
 }
 

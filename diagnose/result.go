@@ -315,7 +315,25 @@ func (s *Stream) describe(f *Finding) {
 		sum = fmt.Sprintf("in-flight median %.1f against a limit of %.1f: %.0f%% used", w.inFlightMed, w.limitMed, 100*w.util)
 		rec = fmt.Sprintf("The pipeline, not the downstream %q, is the constraint: the limiter allows %.0f but only %.0f are sent. Look upstream (producers, consumers, worker pools, batching).", s.target, w.limitMed, w.inFlightMed)
 	case Degraded:
-		sum = fmt.Sprintf("min RTT rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
+		switch w.why {
+		case degradedFell:
+			sum = fmt.Sprintf("the limit fell from %.1f to %.1f while the RTT rose %.2f× (from %.1f ms to %.1f ms) and completions fell to %.0f%%", w.limitFirst, w.limitLast, w.rttLast/w.rttFirst, w.rttFirst, w.rttLast, 100*w.tputLast/w.tputFirst)
+			v["rtt_rise"] = decimal.Round(w.rttLast/w.rttFirst, 2)
+		case degradedSmaller:
+			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (calm level %.1f%%)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, 100*w.dropCalm)
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedLossyPin:
+			sum = fmt.Sprintf("the limit pinned at %.1f (floor %.1f) while losses made %.1f%% of completions", w.limitMed, w.floor, 100*w.dropShare)
+			if w.queuedSome > 0 {
+				sum += fmt.Sprintf(" and the RTT ran at 1.5× the min RTT or more in %.0f%% of samples", 100*w.queuedSome)
+			}
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		default:
+			sum = fmt.Sprintf("min RTT rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
+		}
+		if w.hasTput && w.tputFirst > 0 {
+			v["completions_per_s"] = decimal.Round(w.tput, 2)
+		}
 		rec = fmt.Sprintf("The downstream %q genuinely got slower since %s: page its owner. The limiter is protecting it; raising the limit would only queue more.", s.target, since)
 	case Oscillating:
 		v["swings"] = float64(w.legs)

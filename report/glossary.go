@@ -116,14 +116,23 @@ Statistics (reports, JSON stats and evidence values)
   rtt_min_baseline_ms  the min RTT's own earlier level
   rtt_min_rise       rtt_min_median_ms / rtt_min_baseline_ms
   rtt_median_ms      median RTT in a window
+  rtt_rise           the RTT's median over the last third of a window over its
+                     median over the first third
   loss_share         the share of samples with loss events
+  lost_share         lost / (lost + completed): the share of requests lost to
+                     errors or timeouts, completions by Little's law
+  completions_per_s  completions a second by Little's law (in-flight / RTT):
+                     a slower or smaller downstream completes less, a limiter
+                     filling its own queue completes as much at a higher RTT
   windows            how many windows showed the finding
   confidence         the share of judged windows that showed the verdict, 0–1
   judged_windows     windows with enough samples to judge
   window_s, interval_s  the judging window and the median sample interval
   non_finite         statistics left out because they overflowed
-  pinned             the limit held at its floor (p90 within 10% of the floor)
-  floor              the lowest limit seen (or the configured minimum)
+  pinned             the limit held at its floor (p90 within 10% or two units
+                     of p10, p10 within 10% or two units of the floor)
+  floor              the lowest limit seen (or the configured minimum), brief
+                     re-probes and re-measurements left out
   jitter             √limit: the swing any limit near it shows anyway
 
 tune and simulate
