@@ -37,7 +37,12 @@ func (o *dashOptions) register(c *cobra.Command, window time.Duration) {
 	f := c.Flags()
 	f.StringVar(&o.chart, "chart", "braille", "chart style: braille, block or ascii (for terminals without braille)")
 	f.BoolVar(&o.plain, "plain", false, "one line per target per interval instead of the TUI (automatic when stdout is not a terminal)")
-	f.DurationVar(&o.window, "window", window, windowHelp)
+	help := windowHelp
+	if window != 0 {
+		// this command's default is not 0: say so without contradicting it
+		help = "judging window; 0 adapts it to the data: 20 sample intervals, 1 to 5 minutes"
+	}
+	f.DurationVar(&o.window, "window", window, help)
 	f.DurationVar(&o.zoom, "zoom", 5*time.Minute, "initial time span of the charts (+/- change it)")
 	f.IntVar(&o.history, "history", 3600, "samples kept per target")
 	_ = c.RegisterFlagCompletionFunc("chart", cobra.FixedCompletions([]string{"braille", "block", "ascii"}, cobra.ShellCompDirectiveNoFileComp))

@@ -26,14 +26,20 @@ pipeline-bound (info)
   (producers, consumers, worker pools, batching).
 
 degraded-downstream (critical)
-  The downstream can take less than before. Slower: the min RTT at 1.5× its
-  earlier level while the limit is pinned at its floor, fell to 60% of its
-  best, or holds steady with the RTT rising too. Smaller: the limit at half
-  its earlier level or less while losses (dropped) reach 1% of completions
-  and twice their calm level. Already degraded: pinned with losses at 2% of
-  completions (or the RTT persistently 1.5× the min RTT), also when a trace
-  starts mid-incident. Evidence: the min-RTT rise (from, to), the limit's
-  median, floor and best. Page the downstream's owner; raising the limit
+  The downstream can take less than before, and completes less: every
+  RTT-based judgement needs the completion rate (in-flight / RTT, Little's
+  law) at 80% or less of its best, since a limiter filling its own queue
+  completes as much at a higher RTT. Slower: the min RTT (or the RTT) at
+  1.5× its earlier level while the limit is pinned well below its earlier
+  level, fell to 60% of its best, or holds steady with the RTT rising too.
+  Fell: inside one window the limit falls to half or less while the RTT
+  rises 1.5× (an incident starting inside a short recording). Smaller: the
+  limit at half its earlier level or less while losses (dropped) reach 1%
+  of completions and twice their calm level, or it is pinned with losses.
+  Already degraded: pinned with losses at 2% of completions (or the RTT
+  persistently 1.5× the min RTT), also when a trace starts mid-incident; or
+  pinned at 1–2 rejecting demand with losses. The evidence names which it
+  saw, with its numbers. Page the downstream's owner; raising the limit
   would only queue more.
 
 oscillating (warning)
