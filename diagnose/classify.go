@@ -387,10 +387,10 @@ type windowStats struct {
 type degradedEvidence int
 
 const (
-	degradedSlower    degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
-	degradedFell                              // the limit fell to half inside the window as the RTT rose
-	degradedSmaller                           // the limit fell to half with losses appearing
-	degradedLossyPin                          // pinned low with losses
+	degradedSlower   degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
+	degradedFell                             // the limit fell to half inside the window as the RTT rose
+	degradedSmaller                          // the limit fell to half with losses appearing
+	degradedLossyPin                         // pinned low with losses
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -895,20 +895,38 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 
 	// utilisation and in-flight
 	u := s.vals[:0]
+	full := 0 // in-flight at the limit: a saturated window's median needs no selection
 	for i := range pts {
 		if pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && pts[i].limit > 0 {
-			u = append(u, min(pts[i].inFlight/pts[i].limit, 1))
+			r := min(pts[i].inFlight/pts[i].limit, 1)
+			if r == 1 {
+				full++
+			}
+			u = append(u, r)
 		}
 	}
 	if len(u) >= w.n/2 && len(u) >= minWindowSamples {
-		w.util, w.hasUtil = selectQ(u, 0.5), true
+		if full >= len(u)-(len(u)-1)/2 {
+			w.util, w.hasUtil = 1, true
+		} else {
+			w.util, w.hasUtil = selectQ(u, 0.5), true
+		}
 		u = u[:0]
 		for i := range pts {
 			if pts[i].has&trace.FieldInFlight != 0 {
 				u = append(u, pts[i].inFlight)
 			}
 		}
-		_, w.inFlightMed, w.inFlightP90 = quantiles3(u)
+		w.inFlightMed, w.inFlightP90 = medianAnd90(u)
+	}
+	u = u[:0]
+	for i := range pts {
+		if pts[i].has&trace.FieldRTT != 0 {
+			u = append(u, pts[i].rtt)
+		}
+	}
+	if len(u) >= minWindowSamples {
+		w.rttMed = selectQ(u, 0.5)
 	}
 	// min RTT: level against the series' baseline, and rise within the window
 	u = u[:0]
@@ -920,23 +938,19 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	if len(u) >= minWindowSamples {
 		w.hasRTTMin = true
 		first, last := thirds(s, pts, func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 })
-		var p10, p90 float64
-		p10, w.rttMinMed, p90 = quantiles3(u)
-		w.rttMinSpread = p90 / math.Max(p10, 1e-9)
+		w.rttMinMed = selectQ(u, 0.5)
+		if w.rttMed >= staleRTTRatio*w.rttMinMed {
+			// the spread only matters to stale-rtt-min (the RTT at twice
+			// the min RTT): after selectQ, u is partitioned at its median
+			n := len(u)
+			k10, k50, k90 := int(0.1*float64(n-1)), int(0.5*float64(n-1)), int(0.9*float64(n-1))
+			w.rttMinSpread = nth(u[k50:], k90-k50) / math.Max(nth(u[:k50+1], k10), 1e-9)
+		}
 		base := math.Min(s.rttBase, first)
 		w.base = base
 		if base > 0 {
 			w.rttRise = math.Max(w.rttMinMed, last) / base
 		}
-	}
-	u = u[:0]
-	for i := range pts {
-		if pts[i].has&trace.FieldRTT != 0 {
-			u = append(u, pts[i].rtt)
-		}
-	}
-	if len(u) >= minWindowSamples {
-		w.rttMed = selectQ(u, 0.5)
 	}
 	nd, withDrop, nr, withReject := 0, 0, 0, 0
 	for i := range pts {
@@ -1310,18 +1324,15 @@ func quantiles5(v []float64) (p10, p25, p50, p75, p90 float64) {
 	return
 }
 
-// quantiles3 returns the 10th, 50th and 90th percentiles of v, reordering it.
-func quantiles3(v []float64) (p10, p50, p90 float64) {
+// medianAnd90 returns the 50th and 90th percentiles of v, reordering it.
+func medianAnd90(v []float64) (p50, p90 float64) {
 	n := len(v)
 	if n == 0 {
-		return 0, 0, 0
+		return 0, 0
 	}
-	k10, k50, k90 := int(0.1*float64(n-1)), int(0.5*float64(n-1)), int(0.9*float64(n-1))
+	k50, k90 := int(0.5*float64(n-1)), int(0.9*float64(n-1))
 	p50 = nth(v, k50)
-	// after nth, v[:k50] ≤ v[k50] ≤ v[k50+1:]
-	p10 = nth(v[:k50+1], k10)
-	p90 = nth(v[k50:], k90-k50)
-	return
+	return p50, nth(v[k50:], k90-k50)
 }
 
 // nth places the k-th smallest element at v[k] (Hoare partitioning with a

@@ -256,9 +256,14 @@ func TestQuantileSelectionMatchesSorting(t *testing.T) {
 		}
 		sorted := append([]float64(nil), v...)
 		sort.Float64s(sorted)
-		a, b, c := quantiles3(append([]float64(nil), v...))
-		if a != sorted[int(0.1*float64(n-1))] || b != sorted[int(0.5*float64(n-1))] || c != sorted[int(0.9*float64(n-1))] {
-			t.Fatalf("n=%d: got %v %v %v", n, a, b, c)
+		q := func(p float64) float64 { return sorted[int(p*float64(n-1))] }
+		b, c := medianAnd90(append([]float64(nil), v...))
+		if b != q(0.5) || c != q(0.9) {
+			t.Fatalf("n=%d: got %v %v", n, b, c)
+		}
+		p10, p25, p50, p75, p90 := quantiles5(append([]float64(nil), v...))
+		if p10 != q(0.1) || p25 != q(0.25) || p50 != q(0.5) || p75 != q(0.75) || p90 != q(0.9) {
+			t.Fatalf("n=%d: got %v %v %v %v %v", n, p10, p25, p50, p75, p90)
 		}
 	}
 }
