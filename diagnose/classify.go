@@ -174,10 +174,13 @@ const (
 	// sampling noise on a small limit (±1 on 5) rarely makes 20 %.
 	oscLegFraction = 0.20
 	oscMinLegs     = 4
-	// oscSlowLegs: a slower swing (two legs in each of two consecutive
-	// windows, both with a wide band) is oscillation too: an AIMD sawtooth
-	// on a long-RTT downstream has a period of minutes.
+	// oscSlowLegs and oscSlowBand: a slower swing (two legs in each of two
+	// consecutive windows, both with a 10–90 % band of 40 % of the median
+	// or more) is oscillation too: an AIMD sawtooth between L/2 and L on a
+	// long-RTT downstream has a period of minutes and a band of 50–67 %,
+	// while a shallow back-off (Vector's ARC, ×0.9) wanders by 10–35 %.
 	oscSlowLegs = 2
+	oscSlowBand = 0.3
 	// probeFilterSpan: the limit is median-filtered over 5 s before counting
 	// swings, so the 2-second re-probe dips of a healthy gradient limiter
 	// are not mistaken for oscillation.
@@ -415,7 +418,7 @@ type Stream struct {
 	floor    float64 // lowest limit seen
 	maxLim   float64 // highest limit seen
 	prevIdle *windowStats
-	// prevSwing: the last judged window swung (oscSlowLegs, oscBand)
+	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
 	// dropRef: the lowest loss share of any judged window (the calm level)
 	dropRef float64
@@ -696,7 +699,7 @@ func (s *Stream) commit(w windowStats) {
 	if w.class == Healthy && w.band <= flatBand && w.queuedHigh >= persistent {
 		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
 	}
-	s.prevSwing = w.legs >= oscSlowLegs && w.swings()
+	s.prevSwing = w.legs >= oscSlowLegs && w.swings() && w.band >= oscSlowBand
 	if w.class != Degraded {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
@@ -987,6 +990,11 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// rate held is the limiter's own queue (AIMD filling it, a start-up
 	// ramp), not the downstream
 	completesLess := !w.hasTput || math.Min(w.tput, w.tputLast) <= tputFall*math.Max(s.tputRef, w.tputFirst)
+	// a limit that holds its level while the RTT rises is judged on what
+	// the downstream still completes: half or less of its best is a
+	// downstream that lost most of its capacity; a step down to 60 % that
+	// the limiter does not follow is a standing queue, not degraded
+	completesHalf := !w.hasTput || math.Min(w.tput, w.tputLast) <= collapseDrop*math.Max(s.tputRef, w.tputFirst)
 	// pinned at a floor well below the limit's earlier level (or with no
 	// earlier level in the trace): a flat limit that merely settled after
 	// a step down is following the downstream, not pinned
@@ -1010,7 +1018,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class, w.why = Degraded, degradedFell
 	case completesLess && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
 		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
-			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && (s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
+			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && completesHalf && (s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
 		// slower: a limit swinging widely above its floor is not sitting
 		// anywhere: its own queue may be what raised the min RTT, so it is
 		// judged as oscillating below; one jittering on its floor, or
@@ -1032,7 +1040,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case swinging && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && s.prevSwing):
+	case swinging && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing):
 		w.class = Oscillating
 	default:
 		w.class = Healthy
