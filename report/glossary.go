@@ -31,7 +31,8 @@ degraded-downstream (critical)
   law) at 80% or less of its best, since a limiter filling its own queue
   completes as much at a higher RTT. Slower: the min RTT (or the RTT) at
   1.5× its earlier level while the limit is pinned well below its earlier
-  level, fell to 60% of its best, or holds steady with the RTT rising too.
+  level, fell to 60% of its best, or holds steady with the RTT rising too while
+  completions fall to half or less.
   Fell: inside one window the limit falls to half or less while the RTT
   rises 1.5× (an incident starting inside a short recording). Smaller: the
   limit at half its earlier level or less while losses (dropped) reach 1%
@@ -47,7 +48,7 @@ oscillating (warning)
   spans 20% or more of its median and at least the jitter a limit of its
   size shows anyway (√limit, at least 2), or its 10–90% band spans 20% and
   two such jitters; with 4 or more swings of that size in a window (or 2 in
-  each of two windows). Evidence: swings, band, limit median. Lower the
+  each of two windows whose band spans 30% or more). Evidence: swings, band, limit median. Lower the
   smoothing (halve it) or lengthen the sample window; try candidates with
   limitscope tune FILE --sweep smoothing=0.05:0.3:0.05.
 
