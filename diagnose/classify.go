@@ -622,8 +622,8 @@ func (s *Stream) account(p *point, dt int64) {
 	}
 	if p.has&trace.FieldLimit != 0 {
 		s.sumLimit += p.limit
-		s.minLimit = math.Min(s.minLimit, p.limit)
-		s.maxLimit = math.Max(s.maxLimit, p.limit)
+		s.minLimit = min(s.minLimit, p.limit)
+		s.maxLimit = max(s.maxLimit, p.limit)
 		if p.has&trace.FieldInFlight != 0 && p.limit > 0 {
 			s.sumUtil += min(p.inFlight/p.limit, 1) // a window maximum (Mimir) can exceed the limit
 			s.nUtil++
@@ -877,7 +877,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	s.lims = lims
 	lo, hi := lims[0], lims[0]
 	for _, v := range lims {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		lo, hi = min(lo, v), max(hi, v)
 	}
 	var p25, p75 float64
 	w.p10, p25, w.limitMed, p75, w.p90 = quantiles5(lims)
@@ -933,16 +933,25 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	// min RTT: level against the series' baseline, and rise within the window
 	u = u[:0]
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for i := range pts {
 		if pts[i].has&trace.FieldRTTMin != 0 && pts[i].rttMin > 0 {
 			u = append(u, pts[i].rttMin)
+			lo, hi = min(lo, pts[i].rttMin), max(hi, pts[i].rttMin)
 		}
 	}
 	if len(u) >= minWindowSamples {
 		w.hasRTTMin = true
-		first, last := thirds(s, pts, func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 })
-		w.rttMinMed = selectQ(u, 0.5)
-		if w.rttMed >= staleRTTRatio*w.rttMinMed {
+		var first, last float64
+		if lo == hi {
+			// a min-RTT estimate that held all window (the usual case
+			// between re-probes) needs no selection
+			first, last, w.rttMinMed, w.rttMinSpread = lo, lo, lo, 1
+		} else {
+			first, last = thirds(s, pts, func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 })
+			w.rttMinMed = selectQ(u, 0.5)
+		}
+		if lo != hi && w.rttMed >= staleRTTRatio*w.rttMinMed {
 			// the spread only matters to stale-rtt-min (the RTT at twice
 			// the min RTT): after selectQ, u is partitioned at its median
 			n := len(u)
@@ -1104,10 +1113,10 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 	for i := 1; i < len(pts); i++ {
 		p := &pts[i]
 		if p.has&trace.FieldInFlight != 0 {
-			minIn, maxIn = math.Min(minIn, p.inFlight), math.Max(maxIn, p.inFlight)
+			minIn, maxIn = min(minIn, p.inFlight), max(maxIn, p.inFlight)
 		}
 		if p.has&trace.FieldLimit != 0 {
-			minLim = math.Min(minLim, p.limit)
+			minLim = min(minLim, p.limit)
 		}
 		if p.has&trace.FieldRTT != 0 && p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 && p.rtt > 0 {
 			nRatio++
@@ -1219,7 +1228,7 @@ func (s *Stream) countLegs(raw []float64, times []int64, thr float64) int {
 	for _, v := range f[1:] {
 		switch dir {
 		case 0:
-			low, high = math.Min(low, v), math.Max(high, v)
+			low, high = min(low, v), max(high, v)
 			if v-low >= thr {
 				dir, ext, legs = 1, v, 1
 			} else if high-v >= thr {
