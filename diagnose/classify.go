@@ -350,24 +350,27 @@ type windowStats struct {
 	rttMinMed          float64
 	rttRise            float64
 	hasRTTMin          bool
-	floor, ref         float64
-	pinned             bool
-	inFlightMed        float64
-	inFlightP90        float64
-	rttMed             float64
-	limitFirst         float64
-	limitLast          float64
-	dropFrac           float64
-	dropFirst          float64
-	dropLast           float64
-	rttMinSpread       float64
-	noRejects          bool
-	base               float64
-	rejShare           float64
-	hasRejShare        bool
-	dropShare          float64
-	hasDropShare       bool
-	workerPool         bool
+	// rttProxy: the trace has no min-RTT series, so the RTT's median
+	// stands in for the min RTT's level (rttMinMed, base, rttRise)
+	rttProxy     bool
+	floor, ref   float64
+	pinned       bool
+	inFlightMed  float64
+	inFlightP90  float64
+	rttMed       float64
+	limitFirst   float64
+	limitLast    float64
+	dropFrac     float64
+	dropFirst    float64
+	dropLast     float64
+	rttMinSpread float64
+	noRejects    bool
+	base         float64
+	rejShare     float64
+	hasRejShare  bool
+	dropShare    float64
+	hasDropShare bool
+	workerPool   bool
 	// queuedHigh and queuedSome: the share of samples whose RTT is at
 	// least standingQueueRatio (resp. pinnedRTTRatio) times the min RTT
 	queuedHigh, queuedSome float64
@@ -962,6 +965,17 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.base = base
 		if base > 0 {
 			w.rttRise = math.Max(w.rttMinMed, last) / base
+		}
+	} else if s.have&trace.FieldRTTMin == 0 && w.rttMed > 0 {
+		// no min-RTT series at all (an AIMD limiter keeps none): the
+		// RTT's own level stands in for it, guarded like it by the
+		// completion rate (a limiter filling its own queue raises the RTT
+		// and completes as much)
+		first, last := thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
+		w.hasRTTMin, w.rttProxy, w.rttMinMed = true, true, w.rttMed
+		w.base = math.Min(s.rttBase, first)
+		if w.base > 0 {
+			w.rttRise = math.Max(w.rttMed, last) / w.base
 		}
 	}
 	nd, withDrop, nr, withReject := 0, 0, 0, 0

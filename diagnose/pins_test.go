@@ -1,8 +1,12 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
 )
 
 // Envoy's gradient controller pins concurrency to its minimum every
@@ -54,5 +58,58 @@ func TestPeriodicPinsToTheMinimumAreNotAVerdict(t *testing.T) {
 				t.Errorf("%v sampling, %s: %s; findings %+v", iv, c.name, r.Class, r.Findings)
 			}
 		}
+	}
+}
+
+// An AIMD limiter keeps no min RTT: its trace has limit, in-flight and RTT
+// only. The RTT's level stands in for the min RTT's, guarded by the
+// completion rate: the RTT quadrupling at a held limit while completions
+// fall to a quarter is a slower downstream; the RTT rising with in-flight
+// (the limiter filling its own queue, completions held) is not.
+func TestRTTStandsInForAMissingMinRTT(t *testing.T) {
+	mk := func(row func(i int) (limit, inFlight, rtt float64)) []trace.Sample {
+		out := make([]trace.Sample, 1800)
+		for i := range out {
+			l, f, r := row(i)
+			s := trace.Sample{Time: sim.Epoch.Add(time.Duration(i) * time.Second), Target: "aimd"}
+			s.Set(trace.FieldLimit, l)
+			s.Set(trace.FieldInFlight, f)
+			s.Set(trace.FieldRTT, r)
+			s.Set(trace.FieldDropped, 0)
+			s.Set(trace.FieldRejected, 50)
+			out[i] = s
+		}
+		return out
+	}
+	slower := mk(func(i int) (float64, float64, float64) {
+		if i >= 900 {
+			return 100 + wobble3(i), 100, 80
+		}
+		return 100 + wobble3(i), 100, 20
+	})
+	r := Classify("aimd", slower, Options{})
+	if r.Class != Degraded {
+		t.Fatalf("the RTT quadrupled at a held limit: %s (%+v)", r.Class, r.Findings)
+	}
+	var found bool
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "no min-RTT series")
+	}
+	if !found {
+		t.Errorf("the evidence does not say the RTT stood in for the min RTT: %+v", r.Findings)
+	}
+	for _, u := range r.Unreachable {
+		if u.Class == Degraded {
+			t.Errorf("degraded-downstream listed as unreachable with an RTT series: %q", u.Reason)
+		}
+	}
+	ownQueue := mk(func(i int) (float64, float64, float64) {
+		if i >= 900 {
+			return 400 + wobble3(i), 400, 80 // 4× the in-flight at 4× the RTT: as many completions
+		}
+		return 100 + wobble3(i), 100, 20
+	})
+	if r := Classify("aimd", ownQueue, Options{}); r.Class == Degraded {
+		t.Fatalf("the limiter filling its own queue: %s (%+v)", r.Class, r.Findings)
 	}
 }

@@ -275,8 +275,10 @@ func (s *Stream) unreachable() []Unreachable {
 			Unreachable{PipelineBound, "no in_flight series in this source (its preset or mapping has none): whether the limit binds cannot be seen; healthy means only stable and not degraded"},
 			Unreachable{IdleGrowth, "no in_flight series"})
 	}
-	if s.have&trace.FieldRTTMin == 0 {
-		u = append(u, Unreachable{Degraded, "no rtt_min_ms series: a rising min RTT cannot be seen"}, Unreachable{StaleRTTMin, "no rtt_min_ms series"})
+	if s.have&(trace.FieldRTTMin|trace.FieldRTT) == 0 {
+		u = append(u, Unreachable{Degraded, "no rtt_min_ms or rtt_ms series: a slower downstream cannot be seen, only one that fails (losses)"}, Unreachable{StaleRTTMin, "no rtt_min_ms series"})
+	} else if s.have&trace.FieldRTTMin == 0 {
+		u = append(u, Unreachable{StaleRTTMin, "no rtt_min_ms series (degraded-downstream is judged on the RTT instead)"})
 	} else if s.have&trace.FieldRTT == 0 {
 		u = append(u, Unreachable{StaleRTTMin, "no rtt_ms series to compare the min RTT with"})
 	}
@@ -296,7 +298,7 @@ func (s *Stream) describe(f *Finding) {
 		v["utilisation"] = decimal.Round(w.util, 2)
 		v["in_flight_median"] = decimal.Round(w.inFlightMed, 2)
 	}
-	if w.hasRTTMin {
+	if w.hasRTTMin && !w.rttProxy {
 		v["rtt_min_median_ms"] = decimal.Round(w.rttMinMed, 2)
 		v["rtt_min_baseline_ms"] = decimal.Round(w.base, 2)
 		v["rtt_min_rise"] = decimal.Round(w.rttRise, 2)
@@ -329,7 +331,11 @@ func (s *Stream) describe(f *Finding) {
 			}
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		default:
-			sum = fmt.Sprintf("min RTT rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
+			what := "min RTT"
+			if w.rttProxy {
+				what = "the RTT (no min-RTT series)"
+			}
+			sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
 		}
 		if w.hasTput && w.tputFirst > 0 {
 			v["completions_per_s"] = decimal.Round(w.tput, 2)
