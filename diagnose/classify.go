@@ -181,6 +181,16 @@ const (
 	// while a shallow back-off (Vector's ARC, ×0.9) wanders by 10–35 %.
 	oscSlowLegs = 2
 	oscSlowBand = 0.3
+	// slowLevels, slowLegFraction and slowMinLegs: a limit swinging slower
+	// than one window (a mis-tuned limiter wandering over minutes while
+	// each one-minute window looks settled) shows in the window medians:
+	// three or more moves of 30 % of their median, against the previous
+	// direction (and of two jitters), within the last 8 windows, with no pipeline-bound or
+	// degraded window among them. One capacity step makes one move; a
+	// shallow back-off's wandering stays within 30 %.
+	slowLevels      = 8
+	slowLegFraction = 0.3
+	slowMinLegs     = 3
 	// probeFilterSpan: the limit is median-filtered over 5 s before counting
 	// swings, so the 2-second re-probe dips of a healthy gradient limiter
 	// are not mistaken for oscillation.
@@ -350,6 +360,10 @@ type windowStats struct {
 	rttMinMed          float64
 	rttRise            float64
 	hasRTTMin          bool
+	// slowLegs, slowLo, slowHi and slowWindows: swings of the window
+	// medians over the last judged windows (a swing slower than a window)
+	slowLegs, slowWindows int
+	slowLo, slowHi        float64
 	// rttProxy: the trace has no min-RTT series, so the RTT's median
 	// stands in for the min RTT's level (rttMinMed, base, rttRise)
 	rttProxy     bool
@@ -423,6 +437,10 @@ type Stream struct {
 	prevIdle *windowStats
 	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
+	// levels: the limit medians of the last judged windows (a ring, newest
+	// at levelN-1 mod len), for swings slower than one window
+	levels [slowLevels]float64
+	levelN int
 	// dropRef: the lowest loss share of any judged window (the calm level)
 	dropRef float64
 	// limitAtBase: the limit's median in the window that set rttBase; a min
@@ -703,6 +721,12 @@ func (s *Stream) commit(w windowStats) {
 		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
 	}
 	s.prevSwing = w.legs >= oscSlowLegs && w.swings() && w.band >= oscSlowBand
+	if w.class == Degraded || w.class == PipelineBound {
+		s.levelN = 0 // the story changed: slow swings are counted afresh
+	} else {
+		s.levels[s.levelN%slowLevels] = w.limitMed
+		s.levelN++
+	}
 	if w.class != Degraded {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
@@ -1036,6 +1060,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.dropCalm = s.dropRef
 	}
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
+	s.slowSwings(&w)
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
@@ -1063,12 +1088,36 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case swinging && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing):
+	case swinging && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing),
+		w.slowLegs >= slowMinLegs:
 		w.class = Oscillating
 	default:
 		w.class = Healthy
 	}
 	return w, true
+}
+
+// slowSwings counts the swings of the window medians over the last
+// slowLevels windows, this one included (zigzag against their median).
+func (s *Stream) slowSwings(w *windowStats) {
+	n := min(s.levelN, slowLevels-1)
+	if n < slowMinLegs {
+		return
+	}
+	var lv [slowLevels]float64
+	for i := 0; i < n; i++ {
+		lv[i] = s.levels[(s.levelN-n+i)%slowLevels]
+	}
+	lv[n] = w.limitMed
+	seq := lv[:n+1]
+	lo, hi := seq[0], seq[0]
+	for _, v := range seq {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	sorted := lv
+	med := selectQ(sorted[:n+1], 0.5)
+	legs := zigzag(seq, max(slowLegFraction*med, 2*jitter(med)))
+	w.slowLegs, w.slowWindows, w.slowLo, w.slowHi = legs, n+1, lo, hi
 }
 
 // swings reports a limit that spends its time apart (the middle half of its
@@ -1235,8 +1284,15 @@ func (s *Stream) countLegs(raw []float64, times []int64, thr float64) int {
 	if len(f) == 0 {
 		return 0
 	}
-	// zigzag: a leg ends when the value moves thr against the running
-	// extreme of the current direction
+	return zigzag(f, thr)
+}
+
+// zigzag counts the legs of f: a leg ends when the value moves thr against
+// the running extreme of the current direction.
+func zigzag(f []float64, thr float64) int {
+	if len(f) == 0 {
+		return 0
+	}
 	legs, dir := 0, 0
 	low, high, ext := f[0], f[0], f[0]
 	for _, v := range f[1:] {

@@ -113,3 +113,32 @@ func TestRTTStandsInForAMissingMinRTT(t *testing.T) {
 		t.Fatalf("the limiter filling its own queue: %s (%+v)", r.Class, r.Findings)
 	}
 }
+
+// A mis-tuned limiter can wander slower than one judging window: at 1 s
+// sampling the window is a minute, and a level that moves between 60 and
+// 140 every two minutes looks settled inside each window. The window
+// medians show it. One capacity step that settles is a single move, not a
+// swing.
+func TestSwingsSlowerThanAWindow(t *testing.T) {
+	wander := synth(1800, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		l := 140.0
+		if (i/120)%2 == 1 {
+			l = 60
+		}
+		return l + wobble3(i), l, 20, 22, 0, 300
+	})
+	r := Classify("x", wander, Options{})
+	if r.Class != Oscillating {
+		t.Fatalf("a level swinging every two minutes: %s (%+v)", r.Class, r.Findings)
+	}
+	step := synth(1800, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		l := 140.0
+		if i >= 600 {
+			l = 60
+		}
+		return l + wobble3(i), l, 20, 22, 0, 300
+	})
+	if r := Classify("x", step, Options{}); r.Class != Healthy {
+		t.Fatalf("one step that settles: %s (%+v)", r.Class, r.Findings)
+	}
+}
