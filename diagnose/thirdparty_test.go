@@ -11,7 +11,10 @@
 //
 // The labelled set is split by generator seed: thresholds are tuned on the
 // calibration seed only; the held-out seed is judged and must reach 95 %
-// recall per class for every algorithm family.
+// recall per class for every algorithm family, and label 90 % of the time
+// correctly on multi-episode traces (incidents of 1–10 minutes inside 45
+// minutes of healthy load). Where a family is below either target today the
+// test holds it at its level (a ratchet) and prints the gap.
 
 package diagnose
 
@@ -28,6 +31,7 @@ import (
 
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
 )
 
 // Seeds of the split. Tune on calibrationSeed; never on heldOutSeed.
@@ -395,6 +399,159 @@ func TestThirdPartyHeldOut(t *testing.T) {
 		t.Logf("%-20s worst per-class recall on the held-out half: %.1f%% (target 95%%, ratchet %.0f%%)", fam.name, 100*worst[fam.name], 100*floor)
 		if worst[fam.name] < floor {
 			t.Errorf("%s: worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", fam.name, 100*worst[fam.name], 100*floor)
+		}
+	}
+}
+
+// episodeTrace is a multi-episode trace: a healthy saturated downstream
+// with incidents of 1–10 minutes, each labelled degraded-downstream over
+// its span.
+type episodeTrace struct {
+	name      string
+	family    string
+	samples   []trace.Sample
+	incidents [][2]time.Duration // from, to (since the trace's start)
+	interval  time.Duration
+}
+
+// generateEpisodes builds n multi-episode traces per family from seed:
+// 45 minutes at capacities 8…350 and 1, 5 or 15 s sampling; one to three
+// incidents of 1–10 minutes (capacity lost with errors at flat latency, or
+// latency tripled) separated by at least 6 healthy minutes.
+func generateEpisodes(seed uint64, n int) []episodeTrace {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	scales := []float64{8, 20, 60, 150, 350}
+	intervals := []time.Duration{time.Second, 5 * time.Second, 15 * time.Second}
+	var specs []func() episodeTrace
+	for _, fam := range families {
+		for i := 0; i < n; i++ {
+			c := max(fam.minScale, scales[rng.IntN(len(scales))])
+			iv := intervals[rng.IntN(len(intervals))]
+			sigma := 0.1 + 0.1*float64(rng.IntN(3))
+			s := rng.Uint64()
+			base := time.Duration(c / 250 * float64(time.Second))
+			thr := c / base.Seconds()
+			steps := []sim.Step{{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(1.5 * thr), ErrorRate: fp(0)}}
+			var incidents [][2]time.Duration
+			at := 8 * time.Minute
+			for k := 1 + rng.IntN(3); k > 0 && at < 38*time.Minute; k-- {
+				d := time.Duration(1+rng.IntN(10)) * time.Minute
+				if at+d > 40*time.Minute {
+					d = 40*time.Minute - at
+				}
+				if rng.IntN(2) == 0 {
+					steps = append(steps, sim.Step{At: sim.Duration(at), Capacity: fp(max(1, 0.3*c)), ErrorRate: fp(0.05)})
+				} else {
+					steps = append(steps, sim.Step{At: sim.Duration(at), BaseLatency: dp(3 * base)})
+				}
+				steps = append(steps, sim.Step{At: sim.Duration(at + d), Capacity: fp(c), BaseLatency: dp(base), ErrorRate: fp(0)})
+				incidents = append(incidents, [2]time.Duration{at, at + d})
+				at += d + time.Duration(6+rng.IntN(5))*time.Minute
+			}
+			name := fmt.Sprintf("%s/episodes C=%v iv=%v σ=%.1f %v", fam.name, c, iv, sigma, incidents)
+			specs = append(specs, func() episodeTrace {
+				sc, _ := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), "episodes")
+				sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(45*time.Minute), sim.Duration(iv), s, steps
+				sc.Downstream.LatencySigma = sigma
+				sc.Downstream.ShedAt = 3
+				sc.Client.Timeout = sim.Duration(max(time.Second, 10*base))
+				r := sim.Run(sc, fam.tuned(c, base), sim.Options{Name: "episodes"})
+				return episodeTrace{name: name, family: fam.name, samples: r.Samples, incidents: incidents, interval: iv}
+			})
+		}
+	}
+	return runAll(specs)
+}
+
+// timeLabelledCorrectly is the share of a trace's samples whose verdict
+// (the verdict finding covering the sample) is their label: degraded
+// within an incident, healthy outside. Samples within one interval plus
+// 30 s of a label change are not scored (the boundary tolerance the
+// episodes are held to).
+func timeLabelledCorrectly(e episodeTrace) float64 {
+	r := Classify(e.name, e.samples, Options{})
+	tol := e.interval + 30*time.Second
+	good, scored := 0, 0
+	for _, smp := range e.samples {
+		at := smp.Time.Sub(sim.Epoch)
+		want, near := Healthy, false
+		for _, in := range e.incidents {
+			if at >= in[0] && at < in[1] {
+				want = Degraded
+			}
+			near = near || (at-in[0]).Abs() < tol || (at-in[1]).Abs() < tol
+		}
+		if near {
+			continue
+		}
+		got := Insufficient
+		for _, f := range r.Findings {
+			if Rank(f.Class) > 0 && !smp.Time.Before(f.Start) && smp.Time.Before(f.End) {
+				got = f.Class
+			}
+		}
+		scored++
+		if got == want {
+			good++
+		}
+	}
+	return float64(good) / float64(max(scored, 1))
+}
+
+// episodeFloor is the share of time labelled correctly a family must keep
+// on the held-out multi-episode traces when it is below the 90 % target
+// today (a ratchet at today's level less a margin): AIMD 89 % (a
+// 1-minute incident at 15 s sampling is four samples in a five-minute
+// window), Envoy 68 % (its controller runs away on fast 503s), Vegas 84–92 %
+// from run to run (its probe jitter is global randomness).
+var episodeFloor = map[string]float64{"gcl-aimd": 0.85, "envoy-gradient": 0.60, "gcl-vegas": 0.80}
+
+func judgeEpisodes(t *testing.T, set []episodeTrace) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	var worst []string
+	for _, e := range set {
+		acc := timeLabelledCorrectly(e)
+		sum[e.family] += acc
+		n[e.family]++
+		if acc < 0.9 {
+			worst = append(worst, fmt.Sprintf("%.2f %s", acc, e.name))
+		}
+	}
+	sort.Strings(worst)
+	for _, w := range worst {
+		t.Log(w)
+	}
+	mean := map[string]float64{}
+	for _, fam := range families {
+		mean[fam.name] = sum[fam.name] / float64(max(n[fam.name], 1))
+		t.Logf("%-20s time labelled correctly on multi-episode traces: %.1f%% (target 90%%)", fam.name, 100*mean[fam.name])
+	}
+	return mean
+}
+
+// TestMultiEpisodeCalibration reports the calibration half's multi-episode
+// traces: thresholds are tuned here, never on the held-out seed.
+func TestMultiEpisodeCalibration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the multi-episode calibration traces")
+	}
+	judgeEpisodes(t, generateEpisodes(calibrationSeed, 8))
+}
+
+// TestMultiEpisodeHeldOut judges the held-out multi-episode traces: each
+// family must label 90 % of the time correctly, or stay at its ratchet
+// (episodeFloor) until it does.
+func TestMultiEpisodeHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the multi-episode held-out traces")
+	}
+	for fam, acc := range judgeEpisodes(t, generateEpisodes(heldOutSeed, 8)) {
+		floor := 0.90
+		if f, ok := episodeFloor[fam]; ok {
+			floor = f
+		}
+		if acc < floor {
+			t.Errorf("%s: %.1f%% of the time labelled correctly on held-out multi-episode traces, below %.0f%%", fam, 100*acc, 100*floor)
 		}
 	}
 }
