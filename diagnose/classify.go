@@ -8,7 +8,7 @@
 //
 // The classifier is a stream: samples go in one at a time and are judged in
 // windows (tumbling, aligned to the first sample; unless set, the window is
-// 20 sample intervals, 1 to 5 minutes) over the trailing samples it keeps; an
+// 15 sample intervals, 1 to 5 minutes) over the trailing samples it keeps; an
 // episode's start and end move from the window edge to where the series
 // changed level. Batch classification feeds the same stream, so the two
 // always agree. Every threshold is a named constant with its rationale below;
@@ -99,9 +99,10 @@ const (
 	// variance around the old window edge before the edge moves to it.
 	changeGain = 0.5
 	// autoWindowSamples, MinAutoWindow and autoWindowProbe: a window chosen
-	// from the data holds 20 sample intervals, at least a minute, decided
+	// from the data holds 15 sample intervals (5 minutes at 20 s sampling, 3¾ at
+	// 15 s, so a one-minute incident is a quarter of a window), at least a minute, decided
 	// from the median of the first 8 intervals.
-	autoWindowSamples = 20
+	autoWindowSamples = 15
 	MinAutoWindow     = time.Minute
 	autoWindowProbe   = 8
 	// MinWindow is the shortest judging window accepted: shorter ones judge
@@ -496,7 +497,8 @@ func NewStream(target string, opt Options) *Stream {
 // AutoWindow is the window a stream without one chooses for a sample
 // interval: autoWindowSamples intervals, at least MinAutoWindow (the
 // shortest incident worth reporting) and at most DefaultWindow. At 1 s
-// sampling a minute; at 15 s the full five minutes.
+// sampling a minute; at 15 s three minutes and three quarters; at 20 s and
+// coarser the full five minutes.
 func AutoWindow(interval time.Duration) time.Duration {
 	return min(max(time.Duration(autoWindowSamples)*interval, MinAutoWindow), DefaultWindow)
 }

@@ -181,7 +181,9 @@ func (s *Stream) Result() Result {
 	}
 	judged, windows := s.judged, s.windows
 	partialStart := addSat(s.next, -s.window)
-	if s.last-partialStart >= s.window/2 || judged == 0 && s.partialSamples(partialStart) >= shortTraceSamples {
+	if judged == 0 && s.partialSamples(partialStart) >= shortTraceSamples || judged > 0 && s.last-partialStart >= s.window/2 {
+		// a trace judged nowhere else needs shortTraceSamples; a tail
+		// after judged windows needs half a window
 		windows++
 		if w, ok := s.judge(s.windowPoints(addSat(s.last, 1)), partialStart, addSat(s.last, 1)); ok {
 			judged++

@@ -5,7 +5,7 @@ package report
 // (diagnose/classify.go).
 const VerdictsHelp = `Every target gets one verdict per judging window; the whole-series verdict is
 the most severe one present (degraded-downstream > oscillating >
-pipeline-bound > healthy). A window is 20 sample intervals, 1 to 5 minutes,
+pipeline-bound > healthy). A window is 15 sample intervals, 1 to 5 minutes,
 unless --window says otherwise; episodes start and end where the series
 changed, not at window edges.
 
