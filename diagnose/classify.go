@@ -412,6 +412,7 @@ const (
 	degradedFell                             // the limit fell to half inside the window as the RTT rose
 	degradedSmaller                          // the limit fell to half with losses appearing
 	degradedLossyPin                         // pinned low with losses
+	degradedFailing                          // losses with the limit far from binding
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -1083,6 +1084,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// pinned with losses above their calm level (or with no calm level
 		// in the trace: it starts already degraded)
 		w.class, w.why = Degraded, degradedLossyPin
+	case errorsUp && w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil:
+		// failing: the limit is far from binding, yet 5 % or more of what
+		// it lets through is lost (and twice the calm level): the
+		// downstream fails requests, whatever the limit does (a
+		// controller fed fast errors runs its limit to the maximum)
+		w.class, w.why = Degraded, degradedFailing
 	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
 		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil ||
 		!w.hasRejShare && w.noRejects && w.util < idleUtilNoReject):

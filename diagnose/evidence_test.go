@@ -142,3 +142,28 @@ func TestSwingsSlowerThanAWindow(t *testing.T) {
 		t.Fatalf("one step that settles: %s (%+v)", r.Class, r.Findings)
 	}
 }
+
+// A controller fed fast errors (Envoy samples every response's latency,
+// 503s included) runs its limit to the maximum while the downstream fails a
+// large share of what it lets through: in-flight far below the limit, yet
+// losses well above their calm level. That is a failing downstream, not a
+// healthy limiter.
+func TestLossesWithTheLimitFarFromBindingAreDegraded(t *testing.T) {
+	r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i < 600 {
+			return 100 + wobble3(i), 90, 20, 24, 0, 200 // calm: nothing lost
+		}
+		// 30 in flight at 24 ms complete 1250 a second; 400 lost is 24 %
+		return 1000, 30 + wobble3(i), 20, 24, 400, 0
+	}), Options{})
+	if r.Class != Degraded {
+		t.Fatalf("%s (%+v)", r.Class, r.Findings)
+	}
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "fails what the limit lets through")
+	}
+	if !found {
+		t.Errorf("the evidence does not say the downstream fails what the limit lets through: %+v", r.Findings)
+	}
+}

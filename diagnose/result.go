@@ -326,6 +326,9 @@ func (s *Stream) describe(f *Finding) {
 		case degradedSmaller:
 			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (calm level %.1f%%)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, 100*w.dropCalm)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedFailing:
+			sum = fmt.Sprintf("losses made %.1f%% of completions while in-flight used %.0f%% of a limit of %.1f: the downstream fails what the limit lets through", 100*w.dropShare, 100*w.util, w.limitMed)
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedLossyPin:
 			sum = fmt.Sprintf("the limit pinned at %.1f (floor %.1f) while losses made %.1f%% of completions", w.limitMed, w.floor, 100*w.dropShare)
 			if w.queuedSome > 0 {

@@ -162,6 +162,12 @@ var families = []family{
 		// limit"), which none of the four verdict labels describes
 		minScale: 8,
 		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return gradient2(c, 0.2, 4) },
+		// at a capacity of 8 it still runs into shedding now and then
+		// (losses of half of all requests in a "healthy" trace), which the
+		// classifier calls degraded-downstream (the downstream fails what
+		// the limit lets through): 65 % held-out on that class, so the
+		// ratchet is below the common one
+		floor: 0.60,
 		// no swinging variant: Gradient2's long/short RTT ratio is gentle
 		// enough that even smoothing 1 with a large queue allowance does
 		// not swing in this simulator (it runs away into shedding
@@ -186,10 +192,13 @@ var families = []family{
 	// min_concurrency is left unmeasured as the envoy preset does)
 	{
 		name: "envoy-gradient",
-		tuned: func(c float64, _ time.Duration) limiter.Limiter {
-			return &limiter.Envoy{InitialLimit: c, MaxLimit: 10*c + 20, Rand: rand.New(rand.NewPCG(uint64(c), 3))}
+		tuned: func(c float64, base time.Duration) limiter.Limiter {
+			// tuned: the update interval spans a few round trips (at the
+			// documented 100 ms a downstream of 40 ms–1.4 s feeds back
+			// later than the controller acts, and its limit swings)
+			return &limiter.Envoy{InitialLimit: c, MaxLimit: 10*c + 20, UpdateInterval: max(100*time.Millisecond, 3*base), Rand: rand.New(rand.NewPCG(uint64(c), 3))}
 		},
-		floor: 0.50,
+		floor: 0.70,
 	},
 	{
 		name: "vector-arc",
@@ -502,9 +511,9 @@ func timeLabelledCorrectly(e episodeTrace) float64 {
 // on the held-out multi-episode traces when it is below the 90 % target
 // today (a ratchet at today's level less a margin): AIMD 89 % (a
 // 1-minute incident at 15 s sampling is four samples in a five-minute
-// window), Envoy 68 % (its controller runs away on fast 503s), Vegas 84–92 %
+// window), Vegas 84–96 %
 // from run to run (its probe jitter is global randomness).
-var episodeFloor = map[string]float64{"gcl-aimd": 0.85, "envoy-gradient": 0.60, "gcl-vegas": 0.80}
+var episodeFloor = map[string]float64{"gcl-aimd": 0.85, "gcl-vegas": 0.80}
 
 func judgeEpisodes(t *testing.T, set []episodeTrace) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}

@@ -39,6 +39,12 @@ const (
 // consecutive windows. With MinLimit set separately from MinConcurrency
 // (min_concurrency_limit), the limit is not pinned during the calculation.
 //
+// As Envoy's controller does (GradientController::recordLatencySample in
+// source/extensions/filters/http/adaptive_concurrency/controller/gradient_controller.cc),
+// a response to a request sent before the latest calculation window began
+// (now − RTT before it) is not sampled: the minRTT is measured on requests
+// sent at the pinned concurrency, not on the drain of an earlier queue.
+//
 // Loss events are not part of the rule (Envoy samples the latency of
 // completed requests). A zero field takes its default at the first sample.
 // Not safe for concurrent use; a Gate serialises it.
@@ -72,6 +78,7 @@ type Envoy struct {
 	nextCalc        time.Time
 	atMin           int
 	started         bool
+	epoch           time.Time // the latest calculation window's start
 }
 
 func (e *Envoy) init() {
@@ -121,8 +128,9 @@ func (e *Envoy) MinRTT() time.Duration { return time.Duration(e.minRTT) }
 // min_rtt_calculation_active gauge).
 func (e *Envoy) Calculating() bool { return e.calculating }
 
-func (e *Envoy) startCalc() {
+func (e *Envoy) startCalc(now time.Time) {
 	e.calculating = true
+	e.epoch = now
 	e.samples = e.samples[:0]
 	e.deferred = e.limit
 	if e.pinnedLimit {
@@ -147,7 +155,10 @@ func (e *Envoy) Observe(now time.Time, rtt time.Duration, _ int, _ bool) float64
 	}
 	if !e.started {
 		e.started = true
-		e.startCalc()
+		e.startCalc(now.Add(-rtt))
+	}
+	if now.Add(-rtt).Before(e.epoch) {
+		return e.limit // sent before the latest calculation window
 	}
 	e.samples = append(e.samples, float64(rtt))
 	if e.calculating {
@@ -178,7 +189,7 @@ func (e *Envoy) Observe(now time.Time, rtt time.Duration, _ int, _ bool) float64
 	}
 	if e.atMin >= envoyPinnedWindowsForRecalc || !now.Before(e.nextCalc) {
 		e.atMin = 0
-		e.startCalc()
+		e.startCalc(now)
 	}
 	return e.limit
 }

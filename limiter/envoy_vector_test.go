@@ -54,12 +54,16 @@ func TestEnvoyRecalculatesWhenPinnedAndOnItsInterval(t *testing.T) {
 	now := time.Unix(0, 0)
 	e := &Envoy{Jitter: -1, MinRTTInterval: time.Hour}
 	feedEnvoy(e, &now, 50, 10*time.Millisecond, time.Millisecond)
+	// responses taking a second come from requests sent a second ago:
+	// after the calculation window began, or Envoy would not sample them
+	now = now.Add(time.Second)
 	for i := 0; i < 5 && !e.Calculating(); i++ {
 		feedEnvoy(e, &now, 10, time.Second, 11*time.Millisecond) // 100× minRTT: the limit sinks to 3
 	}
 	if !e.Calculating() {
 		t.Fatal("5 windows at the minimum must start a minRTT calculation")
 	}
+	now = now.Add(500 * time.Millisecond) // requests sent after the calculation began
 	feedEnvoy(e, &now, 50, 500*time.Millisecond, time.Millisecond)
 	if e.MinRTT() != 500*time.Millisecond {
 		t.Fatalf("the recalculation learnt %v, want 500ms", e.MinRTT())
@@ -128,5 +132,30 @@ func TestVectorFollowsItsDocumentedRule(t *testing.T) {
 	}
 	if v.MinRTT() <= 20*time.Millisecond {
 		t.Fatalf("the past RTT must move towards the new RTT: %v", v.MinRTT())
+	}
+}
+
+// Envoy does not sample a response to a request sent before the latest
+// minRTT calculation began (gradient_controller.cc, recordLatencySample):
+// the drain of a queue built before the pin does not become the minRTT.
+func TestEnvoyIgnoresRequestsSentBeforeTheCalculation(t *testing.T) {
+	now := time.Unix(100, 0)
+	e := &Envoy{Jitter: -1, MinRTTInterval: time.Hour, MinRTTRequests: 5}
+	// the first response starts the calculation at its send time; the
+	// next ones, sent earlier (a long RTT), are not sampled
+	e.Observe(now, 10*time.Millisecond, 1, false)
+	for i := 0; i < 20; i++ {
+		now = now.Add(time.Millisecond)
+		e.Observe(now, 2*time.Second, 3, false)
+	}
+	if !e.Calculating() {
+		t.Fatal("responses to requests sent before the calculation completed it")
+	}
+	for i := 0; i < 4; i++ {
+		now = now.Add(time.Millisecond)
+		e.Observe(now, 12*time.Millisecond, 3, false)
+	}
+	if e.Calculating() || e.MinRTT() < 10*time.Millisecond || e.MinRTT() > 12*time.Millisecond {
+		t.Fatalf("calculating %v, minRTT %v: want the 10–12 ms of requests sent in the window", e.Calculating(), e.MinRTT())
 	}
 }

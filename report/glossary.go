@@ -39,7 +39,9 @@ degraded-downstream (critical)
   of completions and twice their calm level, or it is pinned with losses.
   Already degraded: pinned with losses at 2% of completions (or the RTT
   persistently 1.5× the min RTT), also when a trace starts mid-incident; or
-  pinned at 1–2 rejecting demand with losses. The evidence names which it
+  pinned at 1–2 rejecting demand with losses. Failing: 5% or more of what
+  the limit lets through is lost (and twice the calm level) while in-flight
+  uses under half the limit. The evidence names which it
   saw, with its numbers. Page the downstream's owner; raising the limit
   would only queue more.
 
