@@ -124,7 +124,7 @@ func Compare(rec *Recorded, base Params, opt Options, progress func(done, total 
 	}
 	for _, r := range c.Rows {
 		if r.Eligible && (r.Algorithm == "envoy" || r.Algorithm == "vector") {
-			c.Caveats = append(c.Caveats, "Envoy's controller and Vector's ARC sample every request; the replay feeds them one observation per sample window, so their predictions are rougher (Envoy's ran about 10 points of utilisation optimistic against the simulator)")
+			c.Caveats = append(c.Caveats, "Envoy's controller and Vector's ARC sample every request; the replay feeds them one observation per sample window, so their predictions are rougher (Envoy's ran about 3 points of utilisation pessimistic against the simulator)")
 			break
 		}
 	}
