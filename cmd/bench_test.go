@@ -1,13 +1,10 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -49,12 +46,8 @@ func BenchmarkDiagnoseMillionRowCSV(b *testing.B) {
 	f.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var errb bytes.Buffer
-		ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errb, NoColor: true}
-		c := NewRootCmd(ios)
-		c.SetArgs([]string{"diagnose", path, "--format", "json"})
-		if err := c.Execute(); exitCode(err) > 1 { // 1: a fail-on class was found
-			b.Fatalf("%v: %s", err, errb.String())
+		if _, errOut, code := run(b, "", "diagnose", path, "--format", "json"); code > 1 { // 1: a fail-on class was found
+			b.Fatalf("exit %d: %s", code, errOut)
 		}
 	}
 	b.ReportMetric(float64(targets*perTarget*b.N)/b.Elapsed().Seconds(), "rows/s")

@@ -13,7 +13,7 @@ import (
 )
 
 // run executes the command line with in-memory streams.
-func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+func run(t testing.TB, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	io := &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errb, NoColor: true}

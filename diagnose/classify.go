@@ -1039,12 +1039,13 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// a slower downstream completes less: an RTT rise with the completion
 	// rate held is the limiter's own queue (AIMD filling it, a start-up
 	// ramp), not the downstream
-	completesLess := !w.hasTput || math.Min(w.tput, w.tputLast) <= tputFall*math.Max(s.tputRef, w.tputFirst)
+	completed, best := math.Min(w.tput, w.tputLast), math.Max(s.tputRef, w.tputFirst)
+	completesLess := !w.hasTput || completed <= tputFall*best
 	// a limit that holds its level while the RTT rises is judged on what
 	// the downstream still completes: half or less of its best is a
 	// downstream that lost most of its capacity; a step down to 60 % that
 	// the limiter does not follow is a standing queue, not degraded
-	completesHalf := !w.hasTput || math.Min(w.tput, w.tputLast) <= collapseDrop*math.Max(s.tputRef, w.tputFirst)
+	completesHalf := !w.hasTput || completed <= collapseDrop*best
 	// pinned at a floor well below the limit's earlier level (or with no
 	// earlier level in the trace): a flat limit that merely settled after
 	// a step down is following the downstream, not pinned
