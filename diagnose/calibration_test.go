@@ -48,10 +48,8 @@ func generate(seed uint64, perClass int) []labelled {
 		thr := c / base.Seconds()
 		mk := func(label Class, name string, steps []sim.Step, lim limiter.Limiter, dur time.Duration) func() labelled {
 			return func() labelled {
-				sc, _ := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), name)
-				sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(dur), sim.Duration(iv), s, steps
+				sc := testScenario(name, dur, iv, s, steps)
 				sc.Downstream.LatencySigma = sigma
-				sc.Downstream.ShedAt = 3
 				sc.Downstream.Knee = []float64{0.15, 0.3}[i%2]
 				sc.Client.Timeout = sim.Duration(max(time.Second, 10*base))
 				r := sim.Run(sc, lim, sim.Options{Name: name})

@@ -20,15 +20,23 @@ func dp(v time.Duration) *sim.Duration {
 	return &x
 }
 
+// testScenario is a simulator scenario of the given length, sample
+// interval, seed and schedule, with the downstream shedding above three
+// times its capacity (the labelled sets' downstream).
+func testScenario(name string, dur, iv time.Duration, seed uint64, steps []sim.Step) sim.Scenario {
+	sc, err := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), name)
+	if err != nil {
+		panic(err) // a constant scenario: cannot fail
+	}
+	sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(dur), sim.Duration(iv), seed, steps
+	sc.Downstream.ShedAt = 3
+	return sc
+}
+
 // simTrace runs a short scenario through a gradient limiter.
 func simTrace(t testing.TB, dur time.Duration, steps []sim.Step, iv time.Duration) []trace.Sample {
 	t.Helper()
-	sc, err := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(dur), sim.Duration(iv), 5, steps
-	sc.Downstream.ShedAt = 3
+	sc := testScenario("t", dur, iv, 5, steps)
 	g := &limiter.Windowed{Limiter: &limiter.Gradient{InitialLimit: 40}, Window: 100 * time.Millisecond, MinSamples: 100}
 	return sim.Run(sc, g, sim.Options{Name: "payments"}).Samples
 }

@@ -240,10 +240,8 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 			start := sim.Step{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(1.5 * thr), ErrorRate: fp(0)}
 			mk := func(label Class, name string, steps []sim.Step, lim func() limiter.Limiter, dur, skip time.Duration) func() suiteTrace {
 				return func() suiteTrace {
-					sc, _ := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), name)
-					sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(dur), sim.Duration(iv), s, steps
+					sc := testScenario(name, dur, iv, s, steps)
 					sc.Downstream.LatencySigma = sigma
-					sc.Downstream.ShedAt = 3
 					sc.Downstream.Knee = knee
 					sc.Client.Timeout = sim.Duration(max(time.Second, 10*base))
 					r := sim.Run(sc, lim(), sim.Options{Name: name})
@@ -459,10 +457,8 @@ func generateEpisodes(seed uint64, n int) []episodeTrace {
 			}
 			name := fmt.Sprintf("%s/episodes C=%v iv=%v σ=%.1f %v", fam.name, c, iv, sigma, incidents)
 			specs = append(specs, func() episodeTrace {
-				sc, _ := sim.Parse([]byte("duration: 1m\nschedule:\n  - {at: 0s, capacity: 1, base_latency: 1ms, demand: 1}\n"), "episodes")
-				sc.Duration, sc.Interval, sc.Seed, sc.Schedule = sim.Duration(45*time.Minute), sim.Duration(iv), s, steps
+				sc := testScenario("episodes", 45*time.Minute, iv, s, steps)
 				sc.Downstream.LatencySigma = sigma
-				sc.Downstream.ShedAt = 3
 				sc.Client.Timeout = sim.Duration(max(time.Second, 10*base))
 				r := sim.Run(sc, fam.tuned(c, base), sim.Options{Name: "episodes"})
 				return episodeTrace{name: name, family: fam.name, samples: r.Samples, incidents: incidents, interval: iv}
