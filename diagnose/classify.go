@@ -135,6 +135,11 @@ const (
 	// the decayed limit catches an occasional burst.
 	idleUtilNoReject = 0.8
 	rareRejects      = 0.2
+	// burstUtil: in-flight under a fifth of the limit by median is
+	// pipeline-bound whatever the window rejected: such a limit binds only
+	// in the bursts of a batch (or while it dips to re-probe), and a limit
+	// that is the constraint has in-flight pressed against it.
+	burstUtil = 0.2
 	// probeDipHigh, probeRecover and probeSpacing: a flat-bottomed drop to
 	// 60 % or less of the previous sample that jumps back to within 10 % of
 	// it within probeRecover (or 2.5 sample intervals, when sampling is
@@ -1092,7 +1097,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// controller fed fast errors runs its limit to the maximum)
 		w.class, w.why = Degraded, degradedFailing
 	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
-		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil ||
+		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil || w.util < burstUtil ||
 		!w.hasRejShare && w.noRejects && w.util < idleUtilNoReject):
 		// before oscillation: a limit that turns away no material share of
 		// demand is not the constraint, however it wanders — unless the
@@ -1219,7 +1224,9 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 		thirdSpan[k] += dt
 		if p.has&trace.FieldRejected != 0 {
 			nr++
-			rej += p.rejected
+			if q := &pts[i-1]; !(farBelow(p) && (farBelow(q) || q.has&trace.FieldLimit == 0) || farBelow(q) && p.has&trace.FieldLimit == 0) {
+				rej += p.rejected
+			}
 		}
 	}
 	if nr >= minWindowSamples && rej+done > 0 {
@@ -1238,6 +1245,16 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 	// nothing turned away
 	w.workerPool = nq >= minWindowSamples && maxIn == minIn && maxIn > 0 && maxIn == math.Round(maxIn) &&
 		maxIn <= minLim-1 && (!w.hasRejShare || rej == 0)
+}
+
+// farBelow: in-flight under half the limit at the sample. Rejections in
+// an interval that begins and ends with the limit far above in-flight (or
+// with one end unmeasured: the limiter re-measuring) came from something
+// brief inside it — Envoy pinning its concurrency to the minimum while it
+// re-measures the min RTT, a burst of a batch — not from the limit's
+// level, so they do not make the limit the binding constraint.
+func farBelow(p *point) bool {
+	return p.has&trace.FieldLimit != 0 && p.has&trace.FieldInFlight != 0 && p.inFlight < pipelineUtil*p.limit
 }
 
 // median returns the median of v without reordering it.

@@ -310,7 +310,9 @@ func synth(n int, iv time.Duration, row func(i int) (limit, inFlight, rttMin, rt
 	for i := range out {
 		l, f, m, r, d, j := row(i)
 		s := trace.Sample{Time: sim.Epoch.Add(time.Duration(i) * iv), Target: "x"}
-		s.Set(trace.FieldLimit, l)
+		if l >= 0 { // negative: not measured (a limiter re-measuring)
+			s.Set(trace.FieldLimit, l)
+		}
 		s.Set(trace.FieldInFlight, f)
 		s.Set(trace.FieldRTTMin, m)
 		s.Set(trace.FieldRTT, r)
@@ -363,6 +365,22 @@ func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
 			}
 			return 6, 6, 66, 110, 0, 500
 		}, Degraded},
+		{"Envoy re-measuring: concurrency pinned (limit not exported) once a minute, rejections in that interval and the next, in-flight a third of the limit otherwise", func(i int) (float64, float64, float64, float64, float64, float64) {
+			// counted, the rejections would be 9 % of the window's demand
+			switch i % 60 {
+			case 0:
+				return -1, 3, 200, 250, 0, 1800
+			case 1:
+				return 110, 40, 200, 250, 0, 900
+			}
+			return 110 + wobble(i), 40 + wobble(i), 200, 250, 0, 0
+		}, PipelineBound},
+		{"batches: bursts rejected at the limit, in-flight a fifteenth of it by median", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i%60 < 3 {
+				return 150, 150, 20, 21, 0, 3000
+			}
+			return 150, 10 + wobble(i), 20, 21, 0, 0
+		}, PipelineBound},
 		{"starts already degraded: pinned low with losses", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return 4, 4, 20, 45, 20, 500
 		}, Degraded},

@@ -18,10 +18,15 @@ healthy (ok)
 pipeline-bound (info)
   The limit turns away no material share of demand: the rejected share
   (rejected / (rejected + completions), completions by Little's law) is under
-  5% with in-flight below 90% of the limit; or in-flight is under half the
-  limit; or a worker pool holds in-flight flat at one whole number below the
-  limit with nothing rejected. Never while the downstream itself refuses 5%
-  or more (losses). Evidence: in-flight median, limit median, utilisation.
+  5% with in-flight below 90% of the limit; or in-flight is under a fifth of
+  the limit, whatever was rejected (such a limit binds only in a batch's
+  bursts); or a worker pool holds in-flight flat at one whole number below
+  the limit with nothing rejected. Rejections in an interval that starts and
+  ends with in-flight under half the limit (or the limit unmeasured: Envoy
+  pinning concurrency while it re-measures its min RTT) came from something
+  brief inside it and do not count. Never while the downstream itself
+  refuses 5% or more (losses). Evidence: in-flight median, limit median,
+  utilisation.
   The pipeline, not the downstream, is the constraint: look upstream
   (producers, consumers, worker pools, batching).
 
