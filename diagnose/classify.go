@@ -235,10 +235,10 @@ const (
 	// even with the latency flat.
 	collapseDrop = 0.5
 	errorShare   = 0.01
-	// pinnedErrorShare and pinnedRTTRatio: with no earlier level in the
-	// trace (it starts mid-incident), a limit pinned low with loss events at
-	// 2 % of completions, or pinned with the RTT at 1.5× the min RTT and
-	// loss events present, is degraded.
+	// pinnedErrorShare and pinnedRTTRatio: a limit pinned with loss events
+	// at 2 % of completions (with no earlier level in the trace — it starts
+	// mid-incident — only at a hard floor), or pinned with the RTT at 1.5×
+	// the min RTT and loss events present, is degraded.
 	pinnedErrorShare = 0.02
 	pinnedRTTRatio   = 1.5
 	// standingQueueRatio: a flat limit (10–90 % band within 2 %) with the
@@ -1070,6 +1070,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	s.slowSwings(&w)
+	// at a hard floor: the limit nailed to one value (a limiter held at its
+	// configured minimum) or at 1–2. With no calm level in the trace, losses
+	// at a limit that still moves are as likely a limiter probing the shed
+	// point of a healthy downstream (AIMD and Vector flipping between 8 and
+	// 9 at a capacity of 3, the excess demand refused as fast errors)
+	atFloor := w.p90 == w.p10 || w.limitMed <= floorJitter
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
@@ -1085,7 +1091,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing
 		w.class, w.why = Degraded, degradedSmaller
-	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare || w.queuedSome >= persistent),
+	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare && (atFloor || !math.IsInf(s.dropRef, 1)) || w.queuedSome >= persistent),
 		w.pinned && w.limitMed <= floorJitter && lossy && w.hasRejShare && w.rejShare >= bindingShare:
 		// pinned with losses above their calm level (or with no calm level
 		// in the trace: it starts already degraded)

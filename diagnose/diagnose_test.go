@@ -381,6 +381,12 @@ func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
 			}
 			return 150, 10 + wobble(i), 20, 21, 0, 0
 		}, PipelineBound},
+		{"starts with losses, the limit flipping 8↔9 at a healthy downstream's shed point, the RTT at its floor: a limiter probing, not a verdict", func(i int) (float64, float64, float64, float64, float64, float64) {
+			return float64(8 + i%2), float64(8 + i%2), 20, 21, 200, 100
+		}, Healthy},
+		{"starts already degraded: the limit nailed to its minimum with losses, the latency flat", func(i int) (float64, float64, float64, float64, float64, float64) {
+			return 4, 4, 20, 21, 10, 500
+		}, Degraded},
 		{"starts already degraded: pinned low with losses", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return 4, 4, 20, 45, 20, 500
 		}, Degraded},

@@ -43,8 +43,11 @@ degraded-downstream (critical)
   limit at half its earlier level or less while losses (dropped) reach 1%
   of completions and twice their calm level, or it is pinned with losses.
   Already degraded: pinned with losses at 2% of completions (or the RTT
-  persistently 1.5× the min RTT), also when a trace starts mid-incident; or
-  pinned at 1–2 rejecting demand with losses. Failing: 5% or more of what
+  persistently 1.5× the min RTT); when the trace starts mid-incident (no
+  calm level), losses alone count only at a limit nailed to one value (its
+  configured minimum) or at 1–2 — a limit flipping 8↔9 with losses is as
+  likely probing a healthy downstream's shed point; or pinned at 1–2
+  rejecting demand with losses. Failing: 5% or more of what
   the limit lets through is lost (and twice the calm level) while in-flight
   uses under half the limit. The evidence names which it
   saw, with its numbers. Page the downstream's owner; raising the limit
