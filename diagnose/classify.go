@@ -135,6 +135,11 @@ const (
 	// the decayed limit catches an occasional burst.
 	idleUtilNoReject = 0.8
 	rareRejects      = 0.2
+	// atLimitSlack: with rejections not measured, a sample whose in-flight
+	// is within one request (or 5 %) of the limit is one where the limit
+	// may have turned demand away; in under rareRejects of the samples,
+	// with in-flight under idleUtilNoReject of the limit, it seldom bound.
+	atLimitSlack = 0.05
 	// burstUtil: in-flight under a fifth of the limit by median is
 	// pipeline-bound whatever the window rejected: such a limit binds only
 	// in the bursts of a batch (or while it dips to re-probe), and a limit
@@ -385,12 +390,15 @@ type windowStats struct {
 	dropLast     float64
 	rttMinSpread float64
 	noRejects    bool
-	base         float64
-	rejShare     float64
-	hasRejShare  bool
-	dropShare    float64
-	hasDropShare bool
-	workerPool   bool
+	// seldomAtLimit: rejections not measured, in-flight reached the limit
+	// (within atLimitSlack) in under rareRejects of the samples
+	seldomAtLimit bool
+	base          float64
+	rejShare      float64
+	hasRejShare   bool
+	dropShare     float64
+	hasDropShare  bool
+	workerPool    bool
 	// queuedHigh and queuedSome: the share of samples whose RTT is at
 	// least standingQueueRatio (resp. pinnedRTTRatio) times the min RTT
 	queuedHigh, queuedSome float64
@@ -418,6 +426,7 @@ const (
 	degradedSmaller                          // the limit fell to half with losses appearing
 	degradedLossyPin                         // pinned low with losses
 	degradedFailing                          // losses with the limit far from binding
+	degradedFloor                            // fell to half and nailed there, losses not measured
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -439,9 +448,12 @@ type Stream struct {
 	// baselines committed at window boundaries
 	rttBase  float64 // lowest window-median min RTT
 	limitRef float64 // highest window-median limit
-	floor    float64 // lowest limit seen
-	maxLim   float64 // highest limit seen
-	prevIdle *windowStats
+	// fractional: a limit sample so far was not a whole number (the
+	// limiter's limit is continuous)
+	fractional bool
+	floor      float64 // lowest limit seen
+	maxLim     float64 // highest limit seen
+	prevIdle   *windowStats
 	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
 	// levels: the limit medians of the last judged windows (a ring, newest
@@ -564,6 +576,9 @@ func (s *Stream) Push(smp trace.Sample) {
 	s.last = t
 	s.n++
 	s.have |= smp.Fields
+	if p.has&trace.FieldLimit != 0 && p.limit != math.Trunc(p.limit) {
+		s.fractional = true
+	}
 	s.account(&p, dt)
 	// keep only the trailing window
 	// keep two windows (boundaries are refined across one) and at least
@@ -1010,8 +1025,14 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			w.rttRise = math.Max(w.rttMed, last) / w.base
 		}
 	}
-	nd, withDrop, nr, withReject := 0, 0, 0, 0
+	nd, withDrop, nr, withReject, nBoth, atLimit := 0, 0, 0, 0, 0, 0
 	for i := range pts {
+		if pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight {
+			nBoth++
+			if l := pts[i].limit; pts[i].inFlight >= l-max(1, atLimitSlack*l) {
+				atLimit++
+			}
+		}
 		if pts[i].has&trace.FieldDropped != 0 {
 			nd++
 			if pts[i].dropped > 0 {
@@ -1026,6 +1047,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		}
 	}
 	w.noRejects = nr >= minWindowSamples && float64(withReject) < rareRejects*float64(nr)
+	w.seldomAtLimit = nr == 0 && nBoth >= minWindowSamples && float64(atLimit) < rareRejects*float64(nBoth)
 	if nd >= minWindowSamples {
 		w.dropFrac = float64(withDrop) / float64(nd)
 		if w.dropFrac >= errorPresence { // only error-acceleration needs the trend
@@ -1076,6 +1098,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// point of a healthy downstream (AIMD and Vector flipping between 8 and
 	// 9 at a capacity of 3, the excess demand refused as fast errors)
 	atFloor := w.p90 == w.p10 || w.limitMed <= floorJitter
+	// at a bound: nailed to one value where the limiter's limit is
+	// continuous (it has taken fractional values), or at 1–2; an integer
+	// limit (Vegas at 14) may sit on one value at its own equilibrium
+	atBound := w.p90 == w.p10 && (s.fractional || w.limitMed <= floorJitter)
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
@@ -1091,6 +1117,14 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing
 		w.class, w.why = Degraded, degradedSmaller
+	case !w.hasDropShare && (s.limitRef == 0 || w.limitMed <= collapseDrop*s.limitRef) && atBound && w.hasUtil && w.util >= pipelineUtil:
+		// pressed to its floor: with losses not measured (a trace of
+		// limit, in-flight and min RTT only), a limit that fell to half or
+		// less and is nailed to one value with in-flight pressed against
+		// it is a limiter held at its configured minimum — it would go
+		// lower. A limit following a smaller downstream jitters around
+		// the new level instead
+		w.class, w.why = Degraded, degradedFloor
 	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare && (atFloor || !math.IsInf(s.dropRef, 1)) || w.queuedSome >= persistent),
 		w.pinned && w.limitMed <= floorJitter && lossy && w.hasRejShare && w.rejShare >= bindingShare:
 		// pinned with losses above their calm level (or with no calm level
@@ -1104,7 +1138,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class, w.why = Degraded, degradedFailing
 	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
 		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil || w.util < burstUtil ||
-		!w.hasRejShare && w.noRejects && w.util < idleUtilNoReject):
+		!w.hasRejShare && w.noRejects && w.util < idleUtilNoReject ||
+		w.seldomAtLimit && w.util < idleUtilNoReject):
 		// before oscillation: a limit that turns away no material share of
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)

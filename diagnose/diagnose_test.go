@@ -316,7 +316,9 @@ func synth(n int, iv time.Duration, row func(i int) (limit, inFlight, rttMin, rt
 		s.Set(trace.FieldInFlight, f)
 		s.Set(trace.FieldRTTMin, m)
 		s.Set(trace.FieldRTT, r)
-		s.Set(trace.FieldDropped, d)
+		if d >= 0 { // negative: not measured
+			s.Set(trace.FieldDropped, d)
+		}
 		if j >= 0 { // negative: not measured
 			s.Set(trace.FieldRejected, j)
 		}
@@ -387,6 +389,27 @@ func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
 		{"starts already degraded: the limit nailed to its minimum with losses, the latency flat", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return 4, 4, 20, 21, 10, 500
 		}, Degraded},
+		{"losses not measured: a continuous limit fell from 60 to its minimum and is nailed there, in-flight pressed against it", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 60 + 0.37*wobble(i), 59, 20, 21, -1, -1
+			}
+			return 4, 4, 20, 21, -1, -1
+		}, Degraded},
+		{"losses not measured: an integer limit fell from 60 to 14 and sits exactly there (Vegas' own equilibrium)", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 60 + wobble(i), 59, 20, 21, -1, -1
+			}
+			return 14, 14, 20, 21, -1, -1
+		}, Healthy},
+		{"rejections not measured: in-flight at 0.7 of the limit, reaching it in one sample in ten", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i%10 == 0 {
+				return 50.3, 50, 20, 21, 0, -1
+			}
+			return 50.3, 35 + wobble(i), 20, 21, 0, -1
+		}, PipelineBound},
+		{"rejections not measured: in-flight pressed against the limit", func(i int) (float64, float64, float64, float64, float64, float64) {
+			return 50.3 + 0.3*wobble(i), 50, 20, 21, 0, -1
+		}, Healthy},
 		{"starts already degraded: pinned low with losses", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return 4, 4, 20, 45, 20, 500
 		}, Degraded},

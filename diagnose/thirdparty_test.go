@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -312,8 +313,8 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 }
 
 // judgeSuite prints the confusion matrix per family and returns each
-// family's worst recall of any class.
-func judgeSuite(t *testing.T, set []suiteTrace) map[string]float64 {
+// family's recall per class.
+func judgeSuite(t *testing.T, set []suiteTrace) map[string]map[Class]float64 {
 	classes := []Class{Healthy, PipelineBound, Degraded, Oscillating}
 	byFam := map[string]map[Class]map[Class]int{}
 	var wrong []string
@@ -335,11 +336,11 @@ func judgeSuite(t *testing.T, set []suiteTrace) map[string]float64 {
 			wrong = append(wrong, fmt.Sprintf("%s: want %s got %s: %s", l.name, l.label, r.Class, strings.Join(fs, "; ")))
 		}
 	}
-	worst := map[string]float64{}
+	recall := map[string]map[Class]float64{}
 	var b strings.Builder
 	for _, fam := range families {
 		m := byFam[fam.name]
-		worst[fam.name] = 1
+		recall[fam.name] = map[Class]float64{}
 		fmt.Fprintf(&b, "\n%s\n%-22s", fam.name, "label \\ verdict")
 		for _, c := range append(classes, Insufficient, StandingQueue) {
 			fmt.Fprintf(&b, "%14s", shortClass(c))
@@ -356,7 +357,7 @@ func judgeSuite(t *testing.T, set []suiteTrace) map[string]float64 {
 			}
 			rec := float64(m[l][l]) / float64(max(total, 1))
 			if total > 0 {
-				worst[fam.name] = min(worst[fam.name], rec)
+				recall[fam.name][l] = rec
 			}
 			fmt.Fprintf(&b, "  %.1f%%\n", 100*rec)
 		}
@@ -366,8 +367,21 @@ func judgeSuite(t *testing.T, set []suiteTrace) map[string]float64 {
 	for _, w := range wrong {
 		t.Log(w)
 	}
+	return recall
+}
+
+// worstRecall is the lowest recall of any class.
+func worstRecall(recall map[Class]float64) float64 {
+	worst := 1.0
+	for _, r := range recall {
+		worst = min(worst, r)
+	}
 	return worst
 }
+
+// heldOutSuite is the held-out half, simulated once for the tests that
+// judge it.
+var heldOutSuite = sync.OnceValue(func() []suiteTrace { return generateSuite(heldOutSeed, 20) })
 
 func shortClass(c Class) string {
 	if len(c) > 13 {
@@ -382,8 +396,8 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the calibration half of the third-party suite")
 	}
-	for fam, worst := range judgeSuite(t, generateSuite(calibrationSeed, 20)) {
-		t.Logf("%s: worst per-class recall on the calibration half: %.1f%%", fam, 100*worst)
+	for fam, recall := range judgeSuite(t, generateSuite(calibrationSeed, 20)) {
+		t.Logf("%s: worst per-class recall on the calibration half: %.1f%%", fam, 100*worstRecall(recall))
 	}
 }
 
@@ -402,15 +416,56 @@ func TestThirdPartyHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the held-out half of the third-party suite")
 	}
-	worst := judgeSuite(t, generateSuite(heldOutSeed, 20))
+	recall := judgeSuite(t, heldOutSuite())
 	for _, fam := range families {
 		floor := heldOutFloor
 		if fam.floor > 0 {
 			floor = fam.floor
 		}
-		t.Logf("%-20s worst per-class recall on the held-out half: %.1f%% (target 95%%, ratchet %.0f%%)", fam.name, 100*worst[fam.name], 100*floor)
-		if worst[fam.name] < floor {
-			t.Errorf("%s: worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", fam.name, 100*worst[fam.name], 100*floor)
+		worst := worstRecall(recall[fam.name])
+		t.Logf("%-20s worst per-class recall on the held-out half: %.1f%% (target 95%%, ratchet %.0f%%)", fam.name, 100*worst, 100*floor)
+		if worst < floor {
+			t.Errorf("%s: worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", fam.name, 100*worst, 100*floor)
+		}
+	}
+}
+
+// withoutCountersFloor is the per-class recall every family keeps on the
+// held-out half when its trace has no loss or rejection counters (limit,
+// in-flight, min RTT and RTT only, as many exporters publish): today's
+// worst per class less a trace or two (Vegas varies by a trace or two).
+// Degraded is low by design: a third of the suite's incidents lose
+// capacity with errors at a flat latency, which only the loss counter
+// shows; Envoy runs its limit to the maximum on fast errors, which
+// without the counter reads as pipeline-bound. A ratchet: raise it as the
+// classifier improves.
+var withoutCountersFloor = map[Class]float64{Healthy: 0.60, PipelineBound: 0.75, Degraded: 0.30, Oscillating: 0.85}
+
+// TestThirdPartyWithoutCounters judges the held-out half with the dropped
+// and rejected series removed: the binding constraint is then judged by
+// how often in-flight reaches the limit, and a limit that fell and is
+// nailed to its minimum stands in for the losses that pressed it there.
+func TestThirdPartyWithoutCounters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the held-out half of the third-party suite")
+	}
+	const keep = trace.FieldLimit | trace.FieldInFlight | trace.FieldRTTMin | trace.FieldRTT
+	var set []suiteTrace
+	for _, l := range heldOutSuite() {
+		smp := make([]trace.Sample, len(l.samples))
+		for i, s := range l.samples {
+			s.Fields &= keep
+			s.Dropped, s.Rejected = 0, 0
+			smp[i] = s
+		}
+		l.samples = smp
+		set = append(set, l)
+	}
+	for fam, recall := range judgeSuite(t, set) {
+		for c, r := range recall {
+			if r < withoutCountersFloor[c] {
+				t.Errorf("%s without loss and rejection counters: %s recall %.1f%%, below the ratchet %.0f%%", fam, c, 100*r, 100*withoutCountersFloor[c])
+			}
 		}
 	}
 }

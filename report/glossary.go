@@ -20,7 +20,9 @@ pipeline-bound (info)
   (rejected / (rejected + completions), completions by Little's law) is under
   5% with in-flight below 90% of the limit; or in-flight is under a fifth of
   the limit, whatever was rejected (such a limit binds only in a batch's
-  bursts); or a worker pool holds in-flight flat at one whole number below
+  bursts); with rejections not measured, in-flight under 80% of the limit
+  and within one request (or 5%) of it in under a fifth of the samples; or
+  a worker pool holds in-flight flat at one whole number below
   the limit with nothing rejected. Rejections in an interval that starts and
   ends with in-flight under half the limit (or the limit unmeasured: Envoy
   pinning concurrency while it re-measures its min RTT) came from something
@@ -47,7 +49,10 @@ degraded-downstream (critical)
   calm level), losses alone count only at a limit nailed to one value (its
   configured minimum) or at 1–2 — a limit flipping 8↔9 with losses is as
   likely probing a healthy downstream's shed point; or pinned at 1–2
-  rejecting demand with losses. Failing: 5% or more of what
+  rejecting demand with losses. Held at its minimum (losses not measured):
+  the limit fell to half or less and is nailed to one value, in-flight
+  pressed against it, where the limit is continuous (it took fractional
+  values) or at 1–2. Failing: 5% or more of what
   the limit lets through is lost (and twice the calm level) while in-flight
   uses under half the limit. The evidence names which it
   saw, with its numbers. Page the downstream's owner; raising the limit
