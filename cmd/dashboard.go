@@ -28,7 +28,7 @@ type dashOptions struct {
 }
 
 // windowHelp explains --window wherever a verdict is judged.
-const windowHelp = "judging window; 0 (the default) adapts it to the data: 15 sample intervals, 1 to 5 minutes"
+const windowHelp = "judging window; 0 (the default) adapts it to the data: 15 sample intervals, 1 to 5 minutes (at least 12 intervals)"
 
 // maxHistory bounds --history: a million samples per target is 40 MB each.
 const maxHistory = 1_000_000
@@ -40,7 +40,7 @@ func (o *dashOptions) register(c *cobra.Command, window time.Duration) {
 	help := windowHelp
 	if window != 0 {
 		// this command's default is not 0: say so without contradicting it
-		help = "judging window; 0 adapts it to the data: 15 sample intervals, 1 to 5 minutes"
+		help = "judging window; 0 adapts it to the data: 15 sample intervals, 1 to 5 minutes (at least 12 intervals)"
 	}
 	f.DurationVar(&o.window, "window", window, help)
 	f.DurationVar(&o.zoom, "zoom", 5*time.Minute, "initial time span of the charts (+/- change it)")

@@ -8,9 +8,9 @@
 //
 // The classifier is a stream: samples go in one at a time and are judged in
 // windows (tumbling, aligned to the first sample; unless set, the window is
-// 15 sample intervals, 1 to 5 minutes) over the trailing samples it keeps; an
-// episode's start and end move from the window edge to where the series
-// changed level. Batch classification feeds the same stream, so the two
+// 15 sample intervals, 1 to 5 minutes, but at least 12 intervals) over the
+// trailing samples it keeps; an episode's start and end move from the window
+// edge to where the series changed level. Batch classification feeds the same stream, so the two
 // always agree. Every threshold is a named constant with its rationale below;
 // they are checked on third-party limiters (diagnose/thirdparty_test.go).
 package diagnose
@@ -100,8 +100,11 @@ const (
 	changeGain = 0.5
 	// autoWindowSamples, MinAutoWindow and autoWindowProbe: a window chosen
 	// from the data holds 15 sample intervals (5 minutes at 20 s sampling, 3¾ at
-	// 15 s, so a one-minute incident is a quarter of a window), at least a minute, decided
-	// from the median of the first 8 intervals.
+	// 15 s, so a one-minute incident is a quarter of a window), at least a minute
+	// and at most five — but never fewer than 12 intervals (shortTraceSamples:
+	// 6 minutes at 30 s, 12 at 1 min sampling; a five-minute window of 1-minute
+	// samples held too few to judge, and every window was insufficient data),
+	// decided from the median of the first 8 intervals.
 	autoWindowSamples = 15
 	MinAutoWindow     = time.Minute
 	autoWindowProbe   = 8
@@ -514,11 +517,12 @@ func NewStream(target string, opt Options) *Stream {
 
 // AutoWindow is the window a stream without one chooses for a sample
 // interval: autoWindowSamples intervals, at least MinAutoWindow (the
-// shortest incident worth reporting) and at most DefaultWindow. At 1 s
-// sampling a minute; at 15 s three minutes and three quarters; at 20 s and
-// coarser the full five minutes.
+// shortest incident worth reporting) and at most DefaultWindow, but never
+// fewer than shortTraceSamples intervals. At 1 s sampling a minute; at 15 s
+// three minutes and three quarters; at 20–25 s the full five minutes; at
+// 30 s six minutes and at 1 min twelve (twelve samples).
 func AutoWindow(interval time.Duration) time.Duration {
-	return min(max(time.Duration(autoWindowSamples)*interval, MinAutoWindow), DefaultWindow)
+	return max(min(max(time.Duration(autoWindowSamples)*interval, MinAutoWindow), DefaultWindow), time.Duration(shortTraceSamples)*interval)
 }
 
 // fixAutoWindow sets the adaptive window from the median of the first

@@ -656,3 +656,31 @@ func minTime(a, b time.Time) time.Time {
 	}
 	return b
 }
+
+// A Prometheus scraping once a minute gives a 40-minute trace 40 samples: a
+// five-minute window would hold five, too few to judge, and every window
+// was insufficient data. The window holds at least 12 intervals, so the
+// trace gets its verdicts: healthy, then degraded after the downstream
+// falls sick.
+func TestCoarseSamplingGetsVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		iv   time.Duration
+		want time.Duration
+	}{{time.Second, time.Minute}, {15 * time.Second, 225 * time.Second}, {20 * time.Second, 5 * time.Minute}, {30 * time.Second, 6 * time.Minute}, {time.Minute, 12 * time.Minute}} {
+		if got := AutoWindow(c.iv); got != c.want {
+			t.Errorf("AutoWindow(%v) = %v, want %v", c.iv, got, c.want)
+		}
+	}
+	healthy := simTrace(t, 40*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000)}, time.Minute)
+	if r := Classify("payments", healthy, Options{}); r.Class != Healthy {
+		t.Errorf("healthy at 1-minute sampling: %s (%+v)", r.Class, r.Findings)
+	}
+	sick := simTrace(t, 40*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(15*time.Minute, 8, 60*time.Millisecond, 0)}, time.Minute)
+	r := Classify("payments", sick, Options{})
+	if r.Class != Degraded {
+		t.Fatalf("sick downstream at 1-minute sampling: %s (%+v)", r.Class, r.Findings)
+	}
+	if r.Findings[0].Class != Healthy {
+		t.Errorf("the healthy start is not reported first: %+v", r.Findings)
+	}
+}

@@ -5,9 +5,9 @@ package report
 // (diagnose/classify.go).
 const VerdictsHelp = `Every target gets one verdict per judging window; the whole-series verdict is
 the most severe one present (degraded-downstream > oscillating >
-pipeline-bound > healthy). A window is 15 sample intervals, 1 to 5 minutes,
-unless --window says otherwise; episodes start and end where the series
-changed, not at window edges.
+pipeline-bound > healthy). A window is 15 sample intervals, 1 to 5 minutes
+(but at least 12 intervals), unless --window says otherwise; episodes start
+and end where the series changed, not at window edges.
 
 healthy (ok)
   In-flight runs near the limit and the limit is stable, or settling after a
