@@ -1121,7 +1121,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing
 		w.class, w.why = Degraded, degradedSmaller
-	case !w.hasDropShare && (s.limitRef == 0 || w.limitMed <= collapseDrop*s.limitRef) && atBound && w.hasUtil && w.util >= pipelineUtil:
+	case !w.hasDropShare && (s.limitRef == 0 || w.limitMed <= collapseDrop*s.limitRef) && atBound && w.hasUtil && w.util >= idleUtilNoReject:
 		// pressed to its floor: with losses not measured (a trace of
 		// limit, in-flight and min RTT only), a limit that fell to half or
 		// less and is nailed to one value with in-flight pressed against

@@ -224,7 +224,8 @@ type suiteTrace struct {
 // generateSuite builds perClass traces per class and family from seed:
 // capacities 3…350, sample intervals 1, 5 and 15 s, noise σ 0.1–0.3, and
 // the scenarios: binding demand with and without capacity steps; low Poisson
-// load and idle gaps; capacity collapse with errors and flat latency, latency
+// load and idle gaps; worker pools smaller than the downstream (sim's
+// closed-loop Client.Workers); capacity collapse with errors and flat latency, latency
 // creep, both, and traces that start mid-incident; mis-tuned swinging.
 func generateSuite(seed uint64, perClass int) []suiteTrace {
 	rng := rand.New(rand.NewPCG(seed, 7))
@@ -244,9 +245,10 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 			thr := c / base.Seconds()
 			at := func(m float64) sim.Duration { return sim.Duration(time.Duration(m * float64(time.Minute))) }
 			start := sim.Step{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(1.5 * thr), ErrorRate: fp(0)}
-			mk := func(label Class, name string, steps []sim.Step, lim func() limiter.Limiter, dur, skip time.Duration) func() suiteTrace {
+			mk := func(label Class, name string, steps []sim.Step, lim func() limiter.Limiter, dur, skip time.Duration, workers int) func() suiteTrace {
 				return func() suiteTrace {
 					sc := testScenario(name, dur, iv, s, steps)
+					sc.Client.Workers = workers
 					sc.Downstream.LatencySigma = sigma
 					sc.Downstream.Knee = knee
 					sc.Client.Timeout = sim.Duration(max(time.Second, 10*base))
@@ -269,7 +271,7 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 			case 2:
 				hs = append(hs, sim.Step{At: at(12), Capacity: fp(0.6 * c)})
 			}
-			specs = append(specs, mk(Healthy, "healthy", hs, tuned, 30*time.Minute, 0))
+			specs = append(specs, mk(Healthy, "healthy", hs, tuned, 30*time.Minute, 0, 0))
 			// pipeline-bound: demand well below capacity, steady or in
 			// batches with idle gaps
 			ps := []sim.Step{start, {At: at(6), Demand: fp(load * thr)}}
@@ -278,7 +280,7 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 					ps = append(ps, sim.Step{At: at(m), Demand: fp(0.01 * thr)}, sim.Step{At: at(m + 2), Demand: fp(load * thr)})
 				}
 			}
-			specs = append(specs, mk(PipelineBound, "pipeline", ps, tuned, 30*time.Minute, 0))
+			specs = append(specs, mk(PipelineBound, "pipeline", ps, tuned, 30*time.Minute, 0, 0))
 			// degraded: capacity collapse with errors at flat latency,
 			// latency creep, or both; some traces start mid-incident
 			var ds []sim.Step
@@ -298,15 +300,18 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 				// looks like any other downstream
 				skip = 17 * time.Minute
 			}
-			specs = append(specs, mk(Degraded, "degraded", ds, tuned, 30*time.Minute, skip))
+			specs = append(specs, mk(Degraded, "degraded", ds, tuned, 30*time.Minute, skip, 0))
 			// oscillating: the algorithm mis-tuned (or AIMD's deep sawtooth);
 			// not below a capacity of 20, where a mis-tuned limiter either
 			// collapses to its floor or swings within the √limit jitter of
 			// a limit that small (the label would name what the series
 			// cannot show)
 			if c >= 20 && fam.swinging != nil {
-				specs = append(specs, mk(Oscillating, "oscillating", []sim.Step{start}, func() limiter.Limiter { return fam.swinging(c, base) }, 30*time.Minute, 0))
+				specs = append(specs, mk(Oscillating, "oscillating", []sim.Step{start}, func() limiter.Limiter { return fam.swinging(c, base) }, 30*time.Minute, 0, 0))
 			}
+			// pipeline-bound: a worker pool smaller than the downstream
+			// (in-flight flat at the pool, whatever the demand behind it)
+			specs = append(specs, mk(PipelineBound, fmt.Sprintf("pool-%d", max(1, int(load*c))), []sim.Step{start}, tuned, 30*time.Minute, 0, max(1, int(load*c))))
 		}
 	}
 	return runAll(specs)

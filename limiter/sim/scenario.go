@@ -111,6 +111,12 @@ type Client struct {
 	// SampleWindow aggregates per-request RTTs before the adaptive limiters
 	// see them (limiter.Windowed; default 100ms).
 	SampleWindow Duration `yaml:"sample_window"`
+	// Workers, when set, makes the pipeline a pool of that many workers
+	// instead of an open Poisson stream: each sends one request, waits for
+	// its answer (or its rejection), thinks for an exponential time of mean
+	// workers/demand and sends the next, so in-flight never exceeds the
+	// pool (a consumer with a fixed goroutine or thread pool).
+	Workers int `yaml:"workers"`
 }
 
 // Scenario is a declarative simulation: a downstream, a pipeline, and a
@@ -221,8 +227,8 @@ func (sc *Scenario) Normalise() error {
 	if c.SampleWindow == 0 {
 		c.SampleWindow = Duration(100 * time.Millisecond)
 	}
-	if d.LatencySigma < 0 || d.Knee < 0 || d.ShedAt < 1 || c.Queue < 0 || c.Timeout < 0 {
-		return errors.New("latency_sigma, knee, queue and timeout must not be negative, shed_at must be at least 1")
+	if d.LatencySigma < 0 || d.Knee < 0 || d.ShedAt < 1 || c.Queue < 0 || c.Timeout < 0 || c.Workers < 0 {
+		return errors.New("latency_sigma, knee, queue, timeout and workers must not be negative, shed_at must be at least 1")
 	}
 	if len(sc.Schedule) == 0 || sc.Schedule[0].At != 0 {
 		return errors.New("the schedule must start with a step at 0s")

@@ -210,6 +210,7 @@ type runner struct {
 	inFlight int // requests the client waits on
 
 	nextArrival int64
+	wake        eventHeap // a worker pool's next sends (Client.Workers)
 	timeout     int64
 	deadline    int64
 
@@ -248,6 +249,9 @@ func newRunner(sc Scenario, lim limiter.Limiter, opt Options) *runner {
 	r.deadline = int64(sc.Client.Deadline)
 	r.nextSample = int64(sc.Interval)
 	r.applyWorld()
+	for range sc.Client.Workers {
+		r.workerDone()
+	}
 	r.scheduleArrival()
 	return r
 }
@@ -268,6 +272,13 @@ func (r *runner) accrueCapacity() {
 }
 
 func (r *runner) scheduleArrival() {
+	if r.sc.Client.Workers > 0 {
+		r.nextArrival = math.MaxInt64
+		if len(r.wake) > 0 {
+			r.nextArrival = r.wake[0].t
+		}
+		return
+	}
 	if r.w.demand <= 0 {
 		r.nextArrival = math.MaxInt64
 		return
@@ -382,7 +393,30 @@ func (r *runner) nextTimeout() int64 {
 	return math.MaxInt64
 }
 
+// workerDone schedules a worker's next send: after an exponential think
+// time of mean workers/demand, or at the next change of the world while
+// there is no demand.
+func (r *runner) workerDone() {
+	if r.sc.Client.Workers == 0 {
+		return
+	}
+	at := r.nextStep
+	if r.w.demand > 0 {
+		at = r.now + int64(r.rng.ExpFloat64()*float64(r.sc.Client.Workers)/r.w.demand*1e9) + 1
+	}
+	r.wake.push(event{t: at})
+	r.nextArrival = r.wake[0].t
+}
+
 func (r *runner) arrive() {
+	if r.sc.Client.Workers > 0 {
+		r.wake.pop()
+		if r.w.demand <= 0 {
+			r.workerDone() // no work: wait for the world to change
+			r.scheduleArrival()
+			return
+		}
+	}
 	r.res.Requests++
 	r.scheduleArrival()
 	if r.waiting.size == 0 && r.inFlight < r.limit() {
@@ -404,6 +438,7 @@ func (r *runner) arrive() {
 func (r *runner) defer1() {
 	r.res.Deferred++
 	r.ivDeferred++
+	r.workerDone()
 }
 
 // drain dispatches waiters while the limit allows.
@@ -505,6 +540,7 @@ func (r *runner) respond(rtt int64, lost, congestion bool, inFlight int32) {
 	if congestion {
 		r.minLost++
 	}
+	r.workerDone()
 }
 
 func (r *runner) sample() {

@@ -152,3 +152,47 @@ func TestShootoutRunsInParallel(t *testing.T) {
 		t.Fatalf("results %+v", res)
 	}
 }
+
+// A pool of workers sends one request each and waits for it: in-flight
+// never exceeds the pool, a limit above the pool rejects nothing, and a
+// pool thinking between sends (demand below what it could send) completes
+// at about the demand.
+func TestWorkerPoolIsClosedLoop(t *testing.T) {
+	sc := stepScenario()
+	sc.Duration = Duration(2 * time.Minute)
+	sc.Schedule = sc.Schedule[:1]
+	sc.Client.Workers = 12
+	r := Run(sc, &limiter.Fixed{N: 30}, Options{Name: "pool"})
+	for _, s := range r.Samples {
+		if s.InFlight > 12 {
+			t.Fatalf("in-flight %v with a pool of 12", s.InFlight)
+		}
+	}
+	if r.Deferred != 0 {
+		t.Fatalf("a limit of 30 above a pool of 12 rejected %d", r.Deferred)
+	}
+	// no think time to speak of (demand 6000/s): the pool is always busy,
+	// 12 in flight at about 20 ms is about 600 requests a second
+	if rate := float64(r.Dispatched) / 120; rate < 500 || rate > 650 {
+		t.Fatalf("a saturated pool of 12 at 20 ms sent %.0f/s, want about 600", rate)
+	}
+	// a limit below the pool binds: the rest wait in the client's queue
+	r = Run(sc, &limiter.Fixed{N: 6}, Options{Name: "pool"})
+	if rate := float64(r.Dispatched) / 120; rate < 250 || rate > 325 {
+		t.Fatalf("a limit of 6 under a pool of 12 sent %.0f/s, want about 300", rate)
+	}
+	// demand of 100/s from the pool: think time dominates
+	sc.Schedule[0].Demand = f(100)
+	r = Run(sc, &limiter.Fixed{N: 30}, Options{Name: "pool"})
+	if rate := float64(r.Dispatched) / 120; rate < 80 || rate > 105 {
+		t.Fatalf("a pool thinking 120 ms between 20 ms requests sent %.0f/s, want about 100", rate)
+	}
+	// no demand: the pool idles until it returns
+	sc.Schedule = append(sc.Schedule[:1], Step{At: Duration(time.Minute), Demand: f(0)})
+	sc.Schedule[0].Demand = f(0)
+	sc.Schedule = append(sc.Schedule, Step{At: Duration(90 * time.Second), Demand: f(6000)})
+	r = Run(sc, &limiter.Fixed{N: 30}, Options{Name: "pool"})
+	if r.Dispatched == 0 || r.Samples[30].InFlight != 0 || r.Samples[110].InFlight != 12 {
+		t.Fatalf("idle then busy: sent %d, in-flight at 30 s %v, at 110 s %v", r.Dispatched, r.Samples[30].InFlight, r.Samples[110].InFlight)
+	}
+}
