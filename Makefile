@@ -38,6 +38,7 @@ fuzz:
 	$(GO) test ./trace $(FUZZ) -fuzz '^FuzzReadCSV$$'
 	$(GO) test ./trace $(FUZZ) -fuzz '^FuzzReadJSONL$$'
 	$(GO) test ./limiter $(FUZZ) -fuzz '^FuzzGradientStaysFiniteAndBounded$$'
+	$(GO) test ./limiter/sim $(FUZZ) -fuzz '^FuzzParseScenario$$'
 	$(GO) test ./scrape $(FUZZ) -fuzz '^FuzzMapExposition$$'
 	$(GO) test ./report $(FUZZ) -fuzz '^FuzzDiagnose$$'
 	$(GO) test ./report $(FUZZ) -fuzz '^FuzzReportWriters$$'

@@ -97,6 +97,9 @@ type Downstream struct {
 // of backlog; the closed-loop what-if model assumes the same.
 const DefaultKnee = 0.15
 
+// MaxWorkers bounds Client.Workers.
+const MaxWorkers = 1 << 20
+
 // Client is the pipeline in front of the downstream.
 type Client struct {
 	// Timeout is how long the client waits for a response before counting a
@@ -229,6 +232,9 @@ func (sc *Scenario) Normalise() error {
 	}
 	if d.LatencySigma < 0 || d.Knee < 0 || d.ShedAt < 1 || c.Queue < 0 || c.Timeout < 0 || c.Workers < 0 {
 		return errors.New("latency_sigma, knee, queue, timeout and workers must not be negative, shed_at must be at least 1")
+	}
+	if c.Workers > MaxWorkers {
+		return fmt.Errorf("workers is %d; at most %d (a pool of workers is simulated one by one)", c.Workers, MaxWorkers)
 	}
 	if len(sc.Schedule) == 0 || sc.Schedule[0].At != 0 {
 		return errors.New("the schedule must start with a step at 0s")

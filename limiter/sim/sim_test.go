@@ -114,6 +114,8 @@ func TestScenarioYAMLErrors(t *testing.T) {
 		{"duration: 1h\nbogus: 1\n", "field bogus not found"},
 		{"duration: 1h\nschedule:\n  - {at: 0s, capacity: 0, base_latency: 1ms, demand: 1}\n", "capacity must be at least 1"},
 		{"duration: 1h\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1}\nlimiters:\n  - {name: x, kind: magic}\n", "kind must be one of fixed, aimd, gradient, gradient2, vegas, envoy, vector"},
+		{"duration: 1h\nclient: {workers: -1}\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1}\n", "workers must not be negative"},
+		{"duration: 1h\nclient: {workers: 1000000000}\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1}\n", "workers is 1000000000; at most 1048576"},
 	} {
 		_, err := Parse([]byte(c.yaml), "s.yaml")
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "s.yaml") {
@@ -195,4 +197,45 @@ func TestWorkerPoolIsClosedLoop(t *testing.T) {
 	if r.Dispatched == 0 || r.Samples[30].InFlight != 0 || r.Samples[110].InFlight != 12 {
 		t.Fatalf("idle then busy: sent %d, in-flight at 30 s %v, at 110 s %v", r.Dispatched, r.Samples[30].InFlight, r.Samples[110].InFlight)
 	}
+}
+
+// FuzzParseScenario: any scenario file either fails to parse with an error
+// naming it, or parses into one that a short run simulates without
+// panicking and whose samples are finite.
+func FuzzParseScenario(f *testing.F) {
+	shift, err := builtin.ReadFile("scenarios/capacity-shift.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(shift)
+	f.Add([]byte("duration: 10s\nclient: {workers: 3}\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 50}\n  - {at: 5s, demand: 0}\n"))
+	f.Add([]byte("duration: 1h\nschedule:\n  - {at: 0s, capacity: 0, base_latency: 1ms, demand: 1}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sc, err := Parse(b, "f.yaml")
+		if err != nil {
+			if !strings.Contains(err.Error(), "f.yaml") {
+				t.Fatalf("the error does not name the file: %v", err)
+			}
+			return
+		}
+		// a short, small run: the fuzzer's scenarios may ask for hours of
+		// millions of requests a second
+		for _, st := range sc.Schedule {
+			if st.Demand != nil && *st.Demand > 1e4 || st.Capacity != nil && *st.Capacity > 1e4 ||
+				sc.Client.Workers > 0 && st.BaseLatency != nil && *st.BaseLatency < Duration(time.Millisecond) {
+				return // a pool's rate is workers / latency
+			}
+		}
+		if sc.Client.Workers > 100 || sc.Client.Workers > 0 && min(sc.Downstream.ErrorLatency, sc.Client.Timeout) < Duration(time.Millisecond) {
+			return
+		}
+		sc.Duration = min(sc.Duration, Duration(3*time.Second))
+		sc.Interval = max(sc.Interval, Duration(100*time.Millisecond))
+		r := Run(sc, &limiter.Fixed{N: 10}, Options{Name: "f"})
+		for _, s := range r.Samples {
+			if math.IsNaN(s.Limit) || math.IsInf(s.RTTMs, 0) || math.IsNaN(s.RTTMs) || s.InFlight < 0 {
+				t.Fatalf("sample %+v", s)
+			}
+		}
+	})
 }
