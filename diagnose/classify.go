@@ -10,8 +10,8 @@
 // windows (tumbling, aligned to the first sample; unless set, the window is
 // 15 sample intervals, 1 to 5 minutes, but at least 12 intervals) over the
 // trailing samples it keeps; an episode's start and end move from the window
-// edge to where the series changed level. Batch classification feeds the same stream, so the two
-// always agree. Every threshold is a named constant with its rationale below;
+// edge to where the series changed level. Batch classification feeds the
+// same stream, so the two always agree. Every threshold is a named constant with its rationale below;
 // they are checked on third-party limiters (diagnose/thirdparty_test.go).
 package diagnose
 
@@ -1269,7 +1269,7 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 		thirdSpan[k] += dt
 		if p.has&trace.FieldRejected != 0 {
 			nr++
-			if q := &pts[i-1]; !(farBelow(p) && (farBelow(q) || q.has&trace.FieldLimit == 0) || farBelow(q) && p.has&trace.FieldLimit == 0) {
+			if !transientRejections(&pts[i-1], p) {
 				rej += p.rejected
 			}
 		}
@@ -1292,14 +1292,18 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 		maxIn <= minLim-1 && (!w.hasRejShare || rej == 0)
 }
 
-// farBelow: in-flight under half the limit at the sample. Rejections in
-// an interval that begins and ends with the limit far above in-flight (or
-// with one end unmeasured: the limiter re-measuring) came from something
-// brief inside it — Envoy pinning its concurrency to the minimum while it
-// re-measures the min RTT, a burst of a batch — not from the limit's
-// level, so they do not make the limit the binding constraint.
-func farBelow(p *point) bool {
-	return p.has&trace.FieldLimit != 0 && p.has&trace.FieldInFlight != 0 && p.inFlight < pipelineUtil*p.limit
+// transientRejections: the interval from prev to p begins and ends with
+// the limit far above in-flight (under half of it), or one end has the
+// limit unmeasured (the limiter re-measuring). Its rejections came from
+// something brief inside it — Envoy pinning its concurrency to the minimum
+// while it re-measures the min RTT, a burst of a batch — not from the
+// limit's level, so they do not make the limit the binding constraint.
+func transientRejections(prev, p *point) bool {
+	farBelow := func(x *point) bool {
+		return x.has&trace.FieldLimit != 0 && x.has&trace.FieldInFlight != 0 && x.inFlight < pipelineUtil*x.limit
+	}
+	unmeasured := func(x *point) bool { return x.has&trace.FieldLimit == 0 }
+	return farBelow(p) && (farBelow(prev) || unmeasured(prev)) || farBelow(prev) && unmeasured(p)
 }
 
 // median returns the median of v without reordering it.

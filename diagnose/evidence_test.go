@@ -167,3 +167,33 @@ func TestLossesWithTheLimitFarFromBindingAreDegraded(t *testing.T) {
 		t.Errorf("the evidence does not say the downstream fails what the limit lets through: %+v", r.Findings)
 	}
 }
+
+// Without a loss counter, a limit nailed to its minimum says so in words:
+// after a fall it names the earlier level, from the trace's start it says
+// since when.
+func TestHeldAtItsMinimumSaysSo(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		row  func(i int) (float64, float64, float64, float64, float64, float64)
+		want string
+	}{
+		{"after a fall", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 60 + 0.37*wobble3(i), 59, 20, 21, -1, -1
+			}
+			return 4, 4, 20, 21, -1, -1
+		}, "fell to 4.0"},
+		{"from the start", func(int) (float64, float64, float64, float64, float64, float64) {
+			return 1, 1, 20, 21, -1, -1
+		}, "nailed at 1.0 with in-flight at 100% of it since the trace began"},
+	} {
+		r := Classify("x", synth(1200, time.Second, c.row), Options{})
+		found := false
+		for _, f := range r.Findings {
+			found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, c.want) && strings.Contains(f.Evidence.Summary, "held at its minimum (losses not measured)")
+		}
+		if r.Class != Degraded || !found {
+			t.Errorf("%s: %s, findings %+v; want a degraded finding saying %q", c.name, r.Class, r.Findings, c.want)
+		}
+	}
+}

@@ -327,7 +327,11 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (calm level %.1f%%)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, 100*w.dropCalm)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedFloor:
-			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, and is nailed there with in-flight at %.0f%% of it: held at its minimum (losses not measured)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.util)
+			if w.ref > w.limitMed {
+				sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, and is nailed there with in-flight at %.0f%% of it: held at its minimum (losses not measured)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.util)
+			} else {
+				sum = fmt.Sprintf("the limit is nailed at %.1f with in-flight at %.0f%% of it since the trace began: held at its minimum (losses not measured)", w.limitMed, 100*w.util)
+			}
 		case degradedFailing:
 			sum = fmt.Sprintf("losses made %.1f%% of completions while in-flight used %.0f%% of a limit of %.1f: the downstream fails what the limit lets through", 100*w.dropShare, 100*w.util, w.limitMed)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
