@@ -1557,6 +1557,9 @@ type Threshold float64
 // each decides.
 const (
 	PipelineUtil    Threshold = pipelineUtil
+	IdleUtil        Threshold = idleUtilNoReject
+	RareAtLimit     Threshold = rareRejects
+	AtLimitSlack    Threshold = atLimitSlack
 	BindingShare    Threshold = bindingShare
 	UnboundUtil     Threshold = unboundUtil
 	DegradedRTTRise Threshold = degradedRTTRise

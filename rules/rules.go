@@ -203,6 +203,11 @@ func Build(opt Options) (File, []string, error) {
 	case have[trace.FieldRTTMin]:
 		rtt = "limitscope:rtt_min_seconds"
 	}
+	if have[trace.FieldInFlight] && !have[trace.FieldRejected] {
+		// rejections not exported: the share of the window's evaluations
+		// with in-flight within one request (or 5 %) of the limit
+		rec("limitscope:at_limit_share", fmt.Sprintf("avg_over_time((limitscope:in_flight >= bool (%s - clamp_min(%g * %s, 1)))[%s:%s])", lim, float64(diagnose.AtLimitSlack), lim, w, step))
+	}
 	if have[trace.FieldRejected] && have[trace.FieldInFlight] && rtt != "" {
 		// rejected / (rejected + completions), completions by Little's law
 		rec("limitscope:rejected_share", fmt.Sprintf("avg_over_time(limitscope:rejected:rate1m[%s]) / (avg_over_time(limitscope:rejected:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
@@ -250,9 +255,15 @@ func Build(opt Options) (File, []string, error) {
 	})
 	if have[trace.FieldInFlight] {
 		expr := fmt.Sprintf("limitscope:utilisation:%s < %g", w, float64(diagnose.PipelineUtil))
-		if have[trace.FieldRejected] && rtt != "" {
+		switch {
+		case have[trace.FieldRejected] && rtt != "":
 			expr = fmt.Sprintf("(limitscope:utilisation:%s < %g or (limitscope:utilisation:%s < %g and %s limitscope:rejected_share:%s < %g))",
 				w, float64(diagnose.PipelineUtil), w, float64(diagnose.UnboundUtil), on, w, float64(diagnose.BindingShare))
+		case !have[trace.FieldRejected]:
+			// as diagnose judges a limiter that exports no rejections:
+			// in-flight seldom reaches the limit
+			expr = fmt.Sprintf("(limitscope:utilisation:%s < %g or (limitscope:utilisation:%s < %g and %s limitscope:at_limit_share:%s < %g))",
+				w, float64(diagnose.PipelineUtil), w, float64(diagnose.IdleUtil), on, w, float64(diagnose.RareAtLimit))
 		}
 		if have[trace.FieldRTTMin] {
 			expr += fmt.Sprintf(" unless %s limitscope:rtt_min_rise:%s >= %g", on, w, float64(diagnose.DegradedRTTRise))

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/internal/testtools"
 	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
 )
 
 // TestEveryPresetPassesPromtoolCheck: the rules of every preset are valid
@@ -169,6 +171,66 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	}
 	out, err := exec.Command(promtool, "test", "rules", test).CombinedOutput()
 	if err != nil {
+		t.Fatalf("promtool test rules: %v\n%s", err, out)
+	}
+}
+
+// A limiter that exports no rejections is pipeline-bound, as diagnose
+// judges it, when in-flight is under 80 % of the limit and seldom reaches
+// it; in-flight at about the same mean that touches the limit every third
+// scrape is bound by it.
+func TestPipelineBoundWithoutRejections(t *testing.T) {
+	promtool := testtools.Require(t, "promtool", "prometheus", "the alerts are unit-tested with the real promtool")
+	dir := t.TempDir()
+	m := scrape.Presets["limitscope"]
+	var specs []scrape.Spec
+	for _, s := range m.Specs {
+		if s.Field != trace.FieldRejected {
+			specs = append(specs, s)
+		}
+	}
+	m.Specs = specs
+	var rules strings.Builder
+	if err := Write(&rules, Options{Mapping: &m, Window: 5 * time.Minute, For: 10 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rules.String(), "limitscope:at_limit_share:5m") {
+		t.Fatalf("no at-limit share without a rejected series:\n%s", rules.String())
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rules.yml"), []byte(rules.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	touching := make([]float64, steps+1) // 20, 50, 35, 20, 50, 35, …: a mean of 0.7 of the limit, at it a third of the time
+	for i := range touching {
+		touching[i] = []float64{20, 50, 35}[i%3]
+	}
+	var in []series
+	in = append(in, limiterSeries("pool", constant(50), constant(30), constant(0.020), constant(0.021), constant(0))...)
+	in = append(in, limiterSeries("bound", constant(50), touching, constant(0.020), constant(0.021), constant(0))...)
+	var b strings.Builder
+	b.WriteString("rule_files: [rules.yml]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n")
+	for _, s := range in {
+		vals := make([]string, len(s.values))
+		for i, v := range s.values {
+			vals[i] = fmt.Sprintf("%g", v)
+		}
+		fmt.Fprintf(&b, "      - series: '%s'\n        values: '%s'\n", s.name, strings.Join(vals, " "))
+	}
+	fmt.Fprintf(&b, `    alert_rule_test:
+      - eval_time: 100m
+        alertname: LimiterPipelineBound
+        exp_alerts:
+          - exp_labels: {job: api, instance: "svc:9090", limiter: pool, severity: info, verdict: pipeline-bound}
+            exp_annotations:
+              summary: "pool on svc:9090: the pipeline, not the downstream, is the constraint"
+              description: %q
+              runbook_url: %q
+`, "in-flight is 0.60 of the limit 50.00 and the limit turns away little demand. "+diagnose.Advice(diagnose.PipelineBound), DefaultRunbook)
+	test := filepath.Join(dir, "test.yml")
+	if err := os.WriteFile(test, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(promtool, "test", "rules", test).CombinedOutput(); err != nil {
 		t.Fatalf("promtool test rules: %v\n%s", err, out)
 	}
 }
