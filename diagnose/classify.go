@@ -393,8 +393,9 @@ type windowStats struct {
 	dropLast     float64
 	rttMinSpread float64
 	noRejects    bool
-	// seldomAtLimit: rejections not measured, in-flight reached the limit
-	// (within atLimitSlack) in under rareRejects of the samples
+	// seldomAtLimit: rejections not measured in the trace, in-flight
+	// reached the limit (within atLimitSlack) in under rareRejects of the
+	// window's samples
 	seldomAtLimit bool
 	base          float64
 	rejShare      float64
@@ -580,7 +581,7 @@ func (s *Stream) Push(smp trace.Sample) {
 	s.last = t
 	s.n++
 	s.have |= smp.Fields
-	if p.has&trace.FieldLimit != 0 && p.limit != math.Trunc(p.limit) {
+	if !s.fractional && p.has&trace.FieldLimit != 0 && p.limit != math.Trunc(p.limit) {
 		s.fractional = true
 	}
 	s.account(&p, dt)
@@ -1030,8 +1031,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		}
 	}
 	nd, withDrop, nr, withReject, nBoth, atLimit := 0, 0, 0, 0, 0, 0
+	noRejectSeries := s.have&trace.FieldRejected == 0
 	for i := range pts {
-		if pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight {
+		if noRejectSeries && pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight {
 			nBoth++
 			if l := pts[i].limit; pts[i].inFlight >= l-max(1, atLimitSlack*l) {
 				atLimit++
@@ -1051,7 +1053,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		}
 	}
 	w.noRejects = nr >= minWindowSamples && float64(withReject) < rareRejects*float64(nr)
-	w.seldomAtLimit = nr == 0 && nBoth >= minWindowSamples && float64(atLimit) < rareRejects*float64(nBoth)
+	w.seldomAtLimit = noRejectSeries && nBoth >= minWindowSamples && float64(atLimit) < rareRejects*float64(nBoth)
 	if nd >= minWindowSamples {
 		w.dropFrac = float64(withDrop) / float64(nd)
 		if w.dropFrac >= errorPresence { // only error-acceleration needs the trend
@@ -1299,11 +1301,12 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 // while it re-measures the min RTT, a burst of a batch — not from the
 // limit's level, so they do not make the limit the binding constraint.
 func transientRejections(prev, p *point) bool {
-	farBelow := func(x *point) bool {
-		return x.has&trace.FieldLimit != 0 && x.has&trace.FieldInFlight != 0 && x.inFlight < pipelineUtil*x.limit
-	}
-	unmeasured := func(x *point) bool { return x.has&trace.FieldLimit == 0 }
-	return farBelow(p) && (farBelow(prev) || unmeasured(prev)) || farBelow(prev) && unmeasured(p)
+	return farBelow(p) && (farBelow(prev) || prev.has&trace.FieldLimit == 0) || p.has&trace.FieldLimit == 0 && farBelow(prev)
+}
+
+// farBelow: in-flight under half the limit at the sample.
+func farBelow(x *point) bool {
+	return x.has&trace.FieldLimit != 0 && x.has&trace.FieldInFlight != 0 && x.inFlight < pipelineUtil*x.limit
 }
 
 // median returns the median of v without reordering it.
