@@ -247,6 +247,11 @@ const (
 	// at 2 % of completions (with no earlier level in the trace — it starts
 	// mid-incident — only at a hard floor), or pinned with the RTT at 1.5×
 	// the min RTT and loss events present, is degraded.
+	// lostMost: losses making half of what completes (or more) while
+	// completions fell to half is a failing downstream wherever the limit
+	// sits (AIMD's limit frozen while every request times out: it hears of
+	// a loss only with a success in the same window)
+	lostMost         = 0.5
 	pinnedErrorShare = 0.02
 	pinnedRTTRatio   = 1.5
 	// standingQueueRatio: a flat limit (10–90 % band within 2 %) with the
@@ -1136,7 +1141,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// pinned with losses above their calm level (or with no calm level
 		// in the trace: it starts already degraded)
 		w.class, w.why = Degraded, degradedLossyPin
-	case errorsUp && w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil:
+	case errorsUp && w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil,
+		errorsUp && w.dropShare >= lostMost && completesHalf:
 		// failing: the limit is far from binding, yet 5 % or more of what
 		// it lets through is lost (and twice the calm level): the
 		// downstream fails requests, whatever the limit does (a

@@ -197,3 +197,26 @@ func TestHeldAtItsMinimumSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// A downstream that loses most of what it is sent while completions fall
+// to a tenth is failing wherever the limit sits: AIMD's limit stays frozen
+// when every request of a window times out (it hears of a loss only with a
+// success in the same window).
+func TestMostLostWithTheLimitFrozenIsDegraded(t *testing.T) {
+	r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i < 600 {
+			return 100 + wobble3(i), 100, 20, 21, 0, 500
+		}
+		// 90 in flight at 200 ms complete 450 a second, a tenth of before;
+		// 1000 lost a second is 69 % of what the limit lets through; the
+		// limit is not at its floor and the min RTT follows the RTT
+		return 120, 90, 190, 200, 1000, 0
+	}), Options{})
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "completions fell to 9% of their best: the downstream fails what the limit lets through")
+	}
+	if r.Class != Degraded || !found {
+		t.Errorf("%s (%+v)", r.Class, r.Findings)
+	}
+}

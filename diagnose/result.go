@@ -333,7 +333,11 @@ func (s *Stream) describe(f *Finding) {
 				sum = fmt.Sprintf("the limit is nailed at %.1f with in-flight at %.0f%% of it since the trace began: held at its minimum (losses not measured)", w.limitMed, 100*w.util)
 			}
 		case degradedFailing:
-			sum = fmt.Sprintf("losses made %.1f%% of completions while in-flight used %.0f%% of a limit of %.1f: the downstream fails what the limit lets through", 100*w.dropShare, 100*w.util, w.limitMed)
+			sum = fmt.Sprintf("losses made %.1f%% of completions while in-flight used %.0f%% of a limit of %.1f", 100*w.dropShare, 100*w.util, w.limitMed)
+			if w.hasTput && s.tputRef > 0 && w.tput <= collapseDrop*s.tputRef {
+				sum += fmt.Sprintf(" and completions fell to %.0f%% of their best", 100*w.tput/s.tputRef)
+			}
+			sum += ": the downstream fails what the limit lets through"
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedLossyPin:
 			sum = fmt.Sprintf("the limit pinned at %.1f (floor %.1f) while losses made %.1f%% of completions", w.limitMed, w.floor, 100*w.dropShare)

@@ -54,8 +54,9 @@ degraded-downstream (critical)
   pressed against it, where the limit is continuous (it took fractional
   values) or at 1–2. Failing: 5% or more of what
   the limit lets through is lost (and twice the calm level) while in-flight
-  uses under half the limit. The evidence names which it
-  saw, with its numbers. Page the downstream's owner; raising the limit
+  uses under half the limit; or half of what completes is lost while
+  completions fall to half, wherever the limit sits. The evidence names
+  which it saw, with its numbers. Page the downstream's owner; raising the limit
   would only queue more.
 
 oscillating (warning)
