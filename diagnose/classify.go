@@ -250,7 +250,9 @@ const (
 	// lostMost: losses making half of what completes (or more) while
 	// completions fell to half is a failing downstream wherever the limit
 	// sits (AIMD's limit frozen while every request times out: it hears of
-	// a loss only with a success in the same window)
+	// a loss only with successes in the same window — go-concurrency-limits
+	// v1.0.0, limiter/default.go: isWindowReady needs SampleCount >
+	// windowSize, and AddDroppedSample does not count)
 	lostMost         = 0.5
 	pinnedErrorShare = 0.02
 	pinnedRTTRatio   = 1.5
