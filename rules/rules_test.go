@@ -102,6 +102,19 @@ func limiterSeries(name string, limit, inFlight, rttMin, rtt, rejected []float64
 	}
 }
 
+// writeInputSeries starts a promtool test file over rules.yml at 15 s
+// steps with the series as its input.
+func writeInputSeries(b *strings.Builder, in []series) {
+	b.WriteString("rule_files: [rules.yml]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n")
+	for _, s := range in {
+		vals := make([]string, len(s.values))
+		for i, v := range s.values {
+			vals[i] = fmt.Sprintf("%g", v)
+		}
+		fmt.Fprintf(b, "      - series: '%s'\n        values: '%s'\n", s.name, strings.Join(vals, " "))
+	}
+}
+
 // descriptions are the alerts' rendered descriptions on the test's series.
 var descriptions = map[string]string{
 	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at 60% or less of its best). The downstream genuinely got slower: page its owner. The limiter is protecting it; raising the limit would only queue more.",
@@ -138,14 +151,7 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	in = append(in, limiterSeries("pipeline", constant(100), constant(10), constant(0.020), constant(0.021), constant(0))...)
 
 	var b strings.Builder
-	b.WriteString("rule_files: [rules.yml]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n")
-	for _, s := range in {
-		vals := make([]string, len(s.values))
-		for i, v := range s.values {
-			vals[i] = fmt.Sprintf("%g", v)
-		}
-		fmt.Fprintf(&b, "      - series: '%s'\n        values: '%s'\n", s.name, strings.Join(vals, " "))
-	}
+	writeInputSeries(&b, in)
 	b.WriteString("    alert_rule_test:\n")
 	expect := map[string][2]string{
 		"LimiterDegradedDownstream": {"degraded", "critical"},
@@ -208,14 +214,7 @@ func TestPipelineBoundWithoutRejections(t *testing.T) {
 	in = append(in, limiterSeries("pool", constant(50), constant(30), constant(0.020), constant(0.021), constant(0))...)
 	in = append(in, limiterSeries("bound", constant(50), touching, constant(0.020), constant(0.021), constant(0))...)
 	var b strings.Builder
-	b.WriteString("rule_files: [rules.yml]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n")
-	for _, s := range in {
-		vals := make([]string, len(s.values))
-		for i, v := range s.values {
-			vals[i] = fmt.Sprintf("%g", v)
-		}
-		fmt.Fprintf(&b, "      - series: '%s'\n        values: '%s'\n", s.name, strings.Join(vals, " "))
-	}
+	writeInputSeries(&b, in)
 	fmt.Fprintf(&b, `    alert_rule_test:
       - eval_time: 100m
         alertname: LimiterPipelineBound
