@@ -208,9 +208,10 @@ var families = []family{
 		tuned: func(c float64, _ time.Duration) limiter.Limiter {
 			return &limiter.Vector{InitialLimit: c, MaxLimit: 10*c + 20}
 		},
-		// 80 % held-out: at capacities of 3–8 it probes the downstream's
-		// shed point (losses of a third with no calm level in the trace),
-		// which reads like a trace starting mid-incident
+		// 75 % held-out on healthy: at capacities of 3–8 it probes the
+		// downstream's shed point (losses of a third with no calm level in
+		// the trace read like a trace starting mid-incident), and a
+		// capacity step to half with half its requests lost is degraded
 		floor: 0.75,
 	},
 }
@@ -225,8 +226,9 @@ type suiteTrace struct {
 // capacities 3…350, sample intervals 1, 5 and 15 s, noise σ 0.1–0.3, and
 // the scenarios: binding demand with and without capacity steps; low Poisson
 // load and idle gaps; worker pools smaller than the downstream (sim's
-// closed-loop Client.Workers); capacity collapse with errors and flat latency, latency
-// creep, both, and traces that start mid-incident; mis-tuned swinging.
+// closed-loop Client.Workers); capacity collapse with errors and flat
+// latency, latency creep, both, and traces that start mid-incident;
+// mis-tuned swinging.
 func generateSuite(seed uint64, perClass int) []suiteTrace {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	scales := []float64{3, 8, 20, 60, 150, 350}
@@ -311,7 +313,8 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 			}
 			// pipeline-bound: a worker pool smaller than the downstream
 			// (in-flight flat at the pool, whatever the demand behind it)
-			specs = append(specs, mk(PipelineBound, fmt.Sprintf("pool-%d", max(1, int(load*c))), []sim.Step{start}, tuned, 30*time.Minute, 0, max(1, int(load*c))))
+			pool := max(1, int(load*c))
+			specs = append(specs, mk(PipelineBound, fmt.Sprintf("pool-%d", pool), []sim.Step{start}, tuned, 30*time.Minute, 0, pool))
 		}
 	}
 	return runAll(specs)
