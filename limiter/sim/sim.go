@@ -283,7 +283,17 @@ func (r *runner) scheduleArrival() {
 		r.nextArrival = math.MaxInt64
 		return
 	}
-	r.nextArrival = r.now + int64(r.rng.ExpFloat64()/r.w.demand*1e9) + 1
+	r.nextArrival = r.after(r.rng.ExpFloat64() / r.w.demand)
+}
+
+// after is the time sec seconds from now, saturating at the end of
+// representable time (a demand of 1e-12 per second waits 1e12 seconds).
+func (r *runner) after(sec float64) int64 {
+	d := sec * 1e9
+	if !(d < float64(math.MaxInt64-r.now)) {
+		return math.MaxInt64
+	}
+	return r.now + int64(d) + 1
 }
 
 func (r *runner) limit() int {
@@ -402,7 +412,7 @@ func (r *runner) workerDone() {
 	}
 	at := r.nextStep
 	if r.w.demand > 0 {
-		at = r.now + int64(r.rng.ExpFloat64()*float64(r.sc.Client.Workers)/r.w.demand*1e9) + 1
+		at = r.after(r.rng.ExpFloat64() * float64(r.sc.Client.Workers) / r.w.demand)
 	}
 	r.wake.push(event{t: at})
 	r.nextArrival = r.wake[0].t

@@ -210,6 +210,8 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add(shift)
 	f.Add([]byte("duration: 10s\nclient: {workers: 3}\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 50}\n  - {at: 5s, demand: 0}\n"))
 	f.Add([]byte("duration: 1h\nschedule:\n  - {at: 0s, capacity: 0, base_latency: 1ms, demand: 1}\n"))
+	f.Add([]byte("duration: 10s\nclient: {workers: 2}\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1e-15}\n"))
+	f.Add([]byte("duration: 10s\nschedule:\n  - {at: 0s, capacity: 2, base_latency: 1ms, demand: 1e-15}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sc, err := Parse(b, "f.yaml")
 		if err != nil {
@@ -238,4 +240,20 @@ func FuzzParseScenario(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A vanishing demand sends nothing: its waits saturate at the end of
+// time instead of overflowing into the past.
+func TestVanishingDemandSendsNothing(t *testing.T) {
+	for _, workers := range []int{0, 3} {
+		sc := stepScenario()
+		sc.Duration = Duration(time.Minute)
+		sc.Schedule = sc.Schedule[:1]
+		sc.Schedule[0].Demand = f(1e-15)
+		sc.Client.Workers = workers
+		r := Run(sc, &limiter.Fixed{N: 10}, Options{Name: "idle"})
+		if r.Requests != 0 || len(r.Samples) != 60 {
+			t.Errorf("workers %d: %d requests, %d samples from a demand of 1e-15/s in a minute", workers, r.Requests, len(r.Samples))
+		}
+	}
 }
