@@ -80,6 +80,15 @@ func TestSimulateTextShowsSeedFigures(t *testing.T) {
 	}
 }
 
+// The published figures were measured on capacity-shift's workload only:
+// another scenario's table does not print them beside its own.
+func TestSimulateOtherScenariosShowNoPublishedFigures(t *testing.T) {
+	out, _, code := run(t, "", "simulate", "--scenario", "worker-pool", "--duration", "30s")
+	if code != 0 || strings.Contains(out, "published") || strings.Contains(out, "890 ms") || !strings.Contains(out, "scenario worker-pool") || !strings.Contains(out, "vector-arc") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
 func TestUsageErrorsExit2AndNameTheProblem(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	_ = os.WriteFile(bad, []byte("duration: 1h\nschedule: []\n"), 0o644)

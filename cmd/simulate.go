@@ -33,13 +33,16 @@ func newSimulateCmd(io *IOStreams, runF func(*simulateOptions) error) *cobra.Com
 against the same simulated downstream in virtual time, and print utilisation of
 true capacity, p50/p99 latency of admitted requests, overload episodes (minutes
 whose mean latency exceeded twice the base latency or that lost more than 1 %
-to shedding or timeouts) and deferred requests, beside the published benchmark
-table's figures (from the article "Adaptive Concurrency Limits for Geofence
-Consumers", which measured the same five limiters).
+to shedding or timeouts) and deferred requests; for the article's scenario,
+beside the published benchmark table's figures (from the article "Adaptive
+Concurrency Limits for Geofence Consumers", which measured the same five
+limiters).
 
 The default scenario, capacity-shift, is the article's: a downstream whose capacity
 doubles at 20 min (a deploy) and falls to 60 % of the original at 40 min (a
-noisy neighbour). A scenario file is YAML; see limiter/sim/scenarios/.
+noisy neighbour). worker-pool puts a pool of 16 workers in front of a
+downstream that takes 40 (client.workers: a closed loop, in-flight never past
+the pool). A scenario file is YAML; see limiter/sim/scenarios/.
 
 Interrupted (Ctrl-C, SIGTERM), it prints the rows finished so far and exits 130.`,
 		Example: `  limitscope simulate

@@ -41,3 +41,27 @@ func TestSimulateOutputsGetSensibleVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// A pool of 16 workers in front of a downstream that takes 40: every
+// limiter's in-flight is the pool, nothing is turned away — pipeline-bound.
+// Vector's limit rides one above in-flight and dips below the pool now and
+// then (the pool's last worker queues behind it, nothing rejected), which
+// the series cannot tell from a limit that binds: healthy.
+func TestWorkerPoolScenarioIsPipelineBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the 40-minute worker-pool shoot-out")
+	}
+	sc, err := sim.Load("worker-pool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sim.Shootout(sc, nil) {
+		want := PipelineBound
+		if r.Limiter == "vector-arc" {
+			want = Healthy
+		}
+		if d := Classify(r.Limiter, r.Samples, Options{}); d.Class != want {
+			t.Errorf("%s: %s, want %s; findings %+v", r.Limiter, d.Class, want, d.Findings)
+		}
+	}
+}

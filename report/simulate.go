@@ -46,8 +46,9 @@ func (s Shootout) JSON(w io.Writer) error {
 	return enc.Encode(out)
 }
 
-// Text writes the shoot-out as a table beside the published benchmark
-// table's figures (sim.Published).
+// Text writes the shoot-out as a table, beside the published benchmark
+// table's figures (sim.Published) when the scenario is the one they were
+// measured on (sim.PublishedScenario).
 func (s Shootout) Text(w io.Writer) error {
 	var total int64
 	for _, r := range s.Results {
@@ -57,13 +58,22 @@ func (s Shootout) Text(w io.Writer) error {
 	fmt.Fprintf(w, "scenario %s, %s simulated, seed %d (%.1fM simulated requests in %s)\n\n",
 		sc.Name, time.Duration(sc.Duration), sc.Seed, float64(total)/1e6, s.Took.Round(10*time.Millisecond))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "limiter\tutilisation\tp50\tp99\toverload episodes\tdeferred\t\tpublished: util\tp99\tepisodes\tdeferred\t")
+	published := sc.Name == sim.PublishedScenario
+	head := "limiter\tutilisation\tp50\tp99\toverload episodes\tdeferred\t"
+	if published {
+		head += "\tpublished: util\tp99\tepisodes\tdeferred\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range s.Results {
-		p, ok := sim.Published[r.Limiter]
-		if !ok {
-			p = sim.PublishedRow{Utilisation: "-", P99: "-", OverloadEpisodes: "-", Deferred: "-"}
+		fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f ms\t%.1f ms\t%d\t%s\t", r.Limiter, 100*r.Utilisation, r.P50Ms, r.P99Ms, r.OverloadEpisodes, Count(r.Deferred))
+		if published {
+			p, ok := sim.Published[r.Limiter]
+			if !ok {
+				p = sim.PublishedRow{Utilisation: "-", P99: "-", OverloadEpisodes: "-", Deferred: "-"}
+			}
+			fmt.Fprintf(tw, "\t%s\t%s\t%s\t%s\t", p.Utilisation, p.P99, p.OverloadEpisodes, p.Deferred)
 		}
-		fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f ms\t%.1f ms\t%d\t%s\t\t%s\t%s\t%s\t%s\t\n", r.Limiter, 100*r.Utilisation, r.P50Ms, r.P99Ms, r.OverloadEpisodes, Count(r.Deferred), p.Utilisation, p.P99, p.OverloadEpisodes, p.Deferred)
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

@@ -1,5 +1,9 @@
 package sim
 
+// PublishedScenario is the builtin scenario that reproduces the published
+// benchmark's workload.
+const PublishedScenario = "capacity-shift"
+
 // PublishedRow is one limiter's row of the published benchmark table, as
 // printed there.
 type PublishedRow struct {
@@ -15,7 +19,8 @@ type PublishedRow struct {
 // the article's labels are "Static, sized for the low case", "Static, sized
 // for the high case", "AIMD on errors", "Gradient" and "Gradient + static
 // safety cap". Its "P99 trigger latency" and "Triggers deferred" are this
-// tool's p99 and deferred requests.
+// tool's p99 and deferred requests. Only a run of PublishedScenario is
+// comparable with it.
 var Published = map[string]PublishedRow{
 	"static-low":   {"34%", "31 ms", "0", "2.9M"},
 	"static-high":  {"96%", "890 ms", "41", "210k"},
