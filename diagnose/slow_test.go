@@ -11,57 +11,51 @@ import (
 	"github.com/limitscope/limitscope/limiter/sim"
 )
 
+// TestSimulateOutputsGetSensibleVerdicts judges every limiter of the builtin
+// scenarios' shoot-outs.
 func TestSimulateOutputsGetSensibleVerdicts(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the hour-long shoot-out")
+		t.Skip("runs the builtin scenarios' shoot-outs")
 	}
-	sc, err := sim.Load("capacity-shift")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]Class{
-		"static-low":   Healthy,       // bound by its own limit, never overloads
-		"static-high":  Degraded,      // a fixed limit cannot go lower while the min RTT climbs
-		"aimd":         Oscillating,   // the sawtooth
-		"gradient":     PipelineBound, // demand is below capacity after the deploy
-		"gradient-cap": PipelineBound,
-		// after the noisy neighbour (capacity 40 → 24) these keep their
-		// limits above capacity and the min RTT climbs 3–4×, as
-		// static-high's does: the downstream degraded, and they show it
-		"netflix-gradient2": Degraded,
-		"netflix-vegas":     Degraded,
-		"envoy-gradient":    Degraded,
-		"vector-arc":        Degraded,
-	}
-	for _, r := range sim.Shootout(sc, nil) {
-		d := Classify(r.Limiter, r.Samples, Options{})
-		t.Logf("%-17s %s (confidence %.2f)", r.Limiter, d.Class, d.Confidence)
-		if d.Class != want[r.Limiter] {
-			t.Errorf("%s: %s, want %s; findings %+v", r.Limiter, d.Class, want[r.Limiter], d.Findings)
+	for _, c := range []struct {
+		scenario string
+		want     map[string]Class
+	}{
+		{"capacity-shift", map[string]Class{
+			"static-low":   Healthy,       // bound by its own limit, never overloads
+			"static-high":  Degraded,      // a fixed limit cannot go lower while the min RTT climbs
+			"aimd":         Oscillating,   // the sawtooth
+			"gradient":     PipelineBound, // demand is below capacity after the deploy
+			"gradient-cap": PipelineBound,
+			// after the noisy neighbour (capacity 40 → 24) these keep their
+			// limits above capacity and the min RTT climbs 3–4×, as
+			// static-high's does: the downstream degraded, and they show it
+			"netflix-gradient2": Degraded,
+			"netflix-vegas":     Degraded,
+			"envoy-gradient":    Degraded,
+			"vector-arc":        Degraded,
+		}},
+		// a pool of 16 workers in front of a downstream that takes 40:
+		// every limiter's in-flight is the pool, nothing is turned away.
+		// Vector's limit rides one above in-flight and dips below the pool
+		// now and then (the pool's last worker queues behind it, nothing
+		// rejected), which the series cannot tell from a limit that binds
+		{"worker-pool", map[string]Class{
+			"static-high": PipelineBound, "aimd": PipelineBound, "gradient": PipelineBound,
+			"netflix-gradient2": PipelineBound, "netflix-vegas": PipelineBound, "envoy-gradient": PipelineBound,
+			"vector-arc": Healthy,
+		}},
+	} {
+		sc, err := sim.Load(c.scenario)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-}
-
-// A pool of 16 workers in front of a downstream that takes 40: every
-// limiter's in-flight is the pool, nothing is turned away — pipeline-bound.
-// Vector's limit rides one above in-flight and dips below the pool now and
-// then (the pool's last worker queues behind it, nothing rejected), which
-// the series cannot tell from a limit that binds: healthy.
-func TestWorkerPoolScenarioIsPipelineBound(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the 40-minute worker-pool shoot-out")
-	}
-	sc, err := sim.Load("worker-pool")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range sim.Shootout(sc, nil) {
-		want := PipelineBound
-		if r.Limiter == "vector-arc" {
-			want = Healthy
-		}
-		if d := Classify(r.Limiter, r.Samples, Options{}); d.Class != want {
-			t.Errorf("%s: %s, want %s; findings %+v", r.Limiter, d.Class, want, d.Findings)
+		for _, r := range sim.Shootout(sc, nil) {
+			d := Classify(r.Limiter, r.Samples, Options{})
+			t.Logf("%s %-17s %s (confidence %.2f)", c.scenario, r.Limiter, d.Class, d.Confidence)
+			if d.Class != c.want[r.Limiter] {
+				t.Errorf("%s, %s: %s, want %s; findings %+v", c.scenario, r.Limiter, d.Class, c.want[r.Limiter], d.Findings)
+			}
 		}
 	}
 }
