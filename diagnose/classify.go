@@ -419,6 +419,10 @@ type windowStats struct {
 	// thirds; hasTput is false without in-flight and an RTT
 	tput, tputFirst, tputLast float64
 	hasTput                   bool
+	// tputShare: what the window completes (the lower of its mean and its
+	// last third) over the best before it, as the degraded rules judge it
+	// (1 when either is unknown)
+	tputShare float64
 	// why is the evidence a degraded window was decided on; rttFirst and
 	// rttLast the RTT's medians over the first and last thirds (set with
 	// degradedFell), dropCalm the calm loss share it was judged against
@@ -1086,6 +1090,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// downstream that lost most of its capacity; a step down to 60 % that
 	// the limiter does not follow is a standing queue, not degraded
 	completesHalf := !w.hasTput || completed <= collapseDrop*best
+	w.tputShare = 1
+	if w.hasTput && best > 0 {
+		w.tputShare = completed / best
+	}
 	// pinned at a floor well below the limit's earlier level (or with no
 	// earlier level in the trace): a flat limit that merely settled after
 	// a step down is following the downstream, not pinned
@@ -1110,11 +1118,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// at a limit that still moves are as likely a limiter probing the shed
 	// point of a healthy downstream (AIMD and Vector flipping between 8 and
 	// 9 at a capacity of 3, the excess demand refused as fast errors)
-	atFloor := w.p90 == w.p10 || w.limitMed <= floorJitter
+	nailed := w.p90 == w.p10
+	atFloor := nailed || w.limitMed <= floorJitter
 	// at a bound: nailed to one value where the limiter's limit is
 	// continuous (it has taken fractional values), or at 1–2; an integer
 	// limit (Vegas at 14) may sit on one value at its own equilibrium
-	atBound := w.p90 == w.p10 && (s.fractional || w.limitMed <= floorJitter)
+	atBound := nailed && (s.fractional || w.limitMed <= floorJitter)
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell

@@ -334,8 +334,8 @@ func (s *Stream) describe(f *Finding) {
 			}
 		case degradedFailing:
 			sum = fmt.Sprintf("losses made %.1f%% of completions while in-flight used %.0f%% of a limit of %.1f", 100*w.dropShare, 100*w.util, w.limitMed)
-			if w.hasTput && s.tputRef > 0 && w.tput <= collapseDrop*s.tputRef {
-				sum += fmt.Sprintf(" and completions fell to %.0f%% of their best", 100*w.tput/s.tputRef)
+			if w.tputShare <= collapseDrop {
+				sum += fmt.Sprintf(" and completions fell to %.0f%% of their best", 100*w.tputShare)
 			}
 			sum += ": the downstream fails what the limit lets through"
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
