@@ -6,7 +6,7 @@ PKGS    := ./...
 FUZZTIME ?= 20s
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-deps bench fuzz lint clean
+.PHONY: build run test test-deps bench fuzz lint calibrate clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -27,6 +27,12 @@ test: test-deps
 	# calibration set, the hour-long shoot-out, the what-if validation) run
 	# without the race detector, ten times faster
 	$(GO) test -count=1 ./diagnose/ ./limiter/sim/ ./tune/ ./rules/
+
+# calibrate reports the calibration halves the classifier's thresholds are
+# tuned on (the held-out halves are asserted by make test); set
+# LIMITSCOPE_SUITE_DUMP=DIR to also write every trace as a CSV file there
+calibrate:
+	LIMITSCOPE_CALIBRATE=1 $(GO) test -count=1 -v -run 'Calibration' ./diagnose/ | grep -v '^=== RUN'
 
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem -timeout 30m $(PKGS)

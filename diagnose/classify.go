@@ -274,6 +274,13 @@ const (
 	// min RTT rising 1.5× at a held completion rate is queueing, and a
 	// pinned limit whose RTT rose 1.25× completes 80 %.
 	tputFall = 0.8
+	// slowerShare: a downstream whose completions fell to 40 % of their
+	// best or less while the RTT rose is slower, wherever a limit that did
+	// not grow sits (a limiter that tolerates twice the latency, Vegas cut
+	// to two thirds, AIMD holding): a capacity step to 60 % that a floor
+	// keeps the limiter above reads as 45–60 % by Little's law against the
+	// best window, and latency up 2.5× or more reads as 40 % or less.
+	slowerShare = 0.4
 	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
 	// its level at the baseline is the limiter's own queue.
 	ownQueueGrowth = 1.1
@@ -773,7 +780,8 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasTput && w.class != Degraded {
 		s.tputRef = math.Max(s.tputRef, w.tput)
 	}
-	if w.hasDropShare && w.class != Degraded {
+	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst {
+		// a window whose limit fell to half is no calm level of losses
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
 }
@@ -1090,6 +1098,17 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// downstream that lost most of its capacity; a step down to 60 % that
 	// the limiter does not follow is a standing queue, not degraded
 	completesHalf := !w.hasTput || completed <= collapseDrop*best
+	// the RTT followed a min-RTT rise (or either is unmeasured): a min RTT
+	// up while the RTT is not is an estimate reset, not the downstream
+	rttFollowed := s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase
+	// completions at slowerShare of their best or less: past what a step
+	// to 60 % gives even when a floor keeps a standing queue above it
+	// (Little's law against the best window reads that as 45–60 %)
+	completesFar := w.hasTput && completed <= slowerShare*best
+	// the downstream already shed or timed out a material share of what
+	// the limit sent at its calmest: the limit sits above its capacity, and
+	// an RTT rise may be the limiter's own queue deepening
+	aboveCapacity := !math.IsInf(s.dropRef, 1) && s.dropRef >= bindingShare
 	w.tputShare = 1
 	if w.hasTput && best > 0 {
 		w.tputShare = completed / best
@@ -1103,10 +1122,21 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// 1.5× and completions fell (an incident starting inside a short
 	// recording, before any baseline); a limit following a capacity step
 	// falls less, and its RTT settles
-	fellInside := false
+	fellInside, fellLossy := false, false
 	if w.hasTput && w.limitLast <= collapseDrop*w.limitFirst && w.tputLast <= tputFall*w.tputFirst {
 		w.rttFirst, w.rttLast = thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
 		fellInside = w.rttFirst > 0 && w.rttLast >= degradedRTTRise*w.rttFirst
+		// or fell so, in one move (not a swing), with in-flight still
+		// pressed against it (demand did not fall away), while losses made
+		// 2 % of what completed, above any calm level: a trace that opens
+		// on an incident's first minutes, capacity lost with errors
+		fellLossy = w.hasDropShare && w.dropShare >= pinnedErrorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef) && w.legs <= 1
+		if fellLossy {
+			_, pressed := thirds(s, pts, func(p *point) (float64, bool) {
+				return p.inFlight / p.limit, p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0
+			})
+			fellLossy = pressed >= idleUtilNoReject
+		}
 	}
 	if !math.IsInf(s.dropRef, 1) {
 		w.dropCalm = s.dropRef
@@ -1127,13 +1157,26 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
-	case completesLess && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
+	case fellLossy:
+		w.class, w.why = Degraded, degradedSmaller
+	case completesLess && (!w.rttProxy || completesFar) && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
 		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
-			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && completesHalf && (s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase):
-		// slower: a limit swinging widely above its floor is not sitting
-		// anywhere: its own queue may be what raised the min RTT, so it is
-		// judged as oscillating below; one jittering on its floor, or
-		// holding steady, is not
+			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && completesHalf && rttFollowed ||
+		completesFar && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && rttFollowed && !aboveCapacity &&
+			w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned):
+		// slower: the min RTT (or the RTT) rose 1.5× while the limit sat
+		// low (pinned, or fallen to 60 %), or held its level, and the
+		// downstream completes less. A limit swinging widely above its
+		// floor is not sitting anywhere: its own queue may be what raised
+		// the min RTT, so it is judged as oscillating below; one jittering
+		// on its floor, or holding steady, is not. Wherever a limit that
+		// did not grow sits (a limiter tolerating 2× latency, a Vegas cut
+		// to 64 %), completions at half or less with the RTT risen are a
+		// slower downstream; and without a min-RTT series, where the RTT
+		// that stands in for it includes the limiter's own queue (AIMD
+		// above a downstream that stepped down to 60 %), only that is
+		// (slowerShare, see there) — unless the limit already sat above
+		// the downstream's capacity (losses at the calm level)
 		w.class = Degraded
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
 		// smaller: the limit fell to half its earlier level and stays,

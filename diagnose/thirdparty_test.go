@@ -404,7 +404,14 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the calibration half of the third-party suite")
 	}
-	for fam, recall := range judgeSuite(t, generateSuite(calibrationSeed, 20)) {
+	set := generateSuite(calibrationSeed, 20)
+	ls := make([]labelled, len(set))
+	for i, l := range set {
+		ls[i] = l.labelled
+		ls[i].name = l.name
+	}
+	dumpSuite(t, ls)
+	for fam, recall := range judgeSuite(t, set) {
 		t.Logf("%s: worst per-class recall on the calibration half: %.1f%%", fam, 100*worstRecall(recall))
 	}
 }

@@ -1,0 +1,841 @@
+//go:build !race
+
+// The real-libraries suite: the verdicts judged on traces that third-party
+// limiter libraries make when they run for real. Not their limit
+// algorithms driven by our simulator (thirdparty_test.go does that), but
+// each library's own request path, with its own clock reads, sampling
+// windows and in-flight accounting: go-concurrency-limits v1.0.0's
+// DefaultLimiter (limiter/default.go: Acquire, then OnSuccess or
+// OnDropped) over its Gradient, Gradient2, Vegas and AIMD limits, and
+// failsafe-go v0.9.8's adaptive limiter (adaptivelimiter/adaptivelimiter.go:
+// TryAcquirePermit, then Record or Drop). Each trace runs inside a
+// testing/synctest bubble, where time.Now and time.Sleep are virtual, so
+// twenty minutes of load take a second or two of CPU.
+//
+// The world they run in is written apart from limiter/sim, so the verdicts
+// are not judged only on the physics they were calibrated on: a downstream
+// of goroutines (FIFO servers of a changing capacity, a service time with a
+// floor and a tail or lognormal noise, fast errors, shedding of a deep
+// backlog), a client that gives up after a timeout, Poisson, batch and
+// worker-pool pipelines, an optional lag on the way back (slow feedback),
+// and an exporter that samples at jittered intervals what each library
+// itself reports (its limit, its in-flight count, its min-RTT estimate where
+// it keeps one) and what the service's own metrics would (the mean RTT of
+// the interval's successes, losses, rejections).
+
+package diagnose
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go/adaptivelimiter"
+	"github.com/platinummonkey/go-concurrency-limits/core"
+	gcl "github.com/platinummonkey/go-concurrency-limits/limit"
+	gcllimiter "github.com/platinummonkey/go-concurrency-limits/limiter"
+	"github.com/platinummonkey/go-concurrency-limits/strategy"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// realLimiter is one library's limiter as a service uses it.
+type realLimiter interface {
+	// acquire asks for a slot; done reports how the request ended (ok:
+	// answered in time; else dropped: an error or a timeout).
+	acquire() (done func(ok bool), admitted bool)
+	limit() float64
+	inFlight() float64
+	// minRTT is the library's own min-RTT estimate, 0 when it keeps none
+	// (or exports none).
+	minRTT() time.Duration
+}
+
+// gclReal is go-concurrency-limits' DefaultLimiter over one limit
+// algorithm, with its SimpleStrategy: the library's own windows (one
+// OnSample per window of at least 100 samples and 1 s), its own RTTs.
+type gclReal struct {
+	l      *gcllimiter.DefaultLimiter
+	st     *strategy.SimpleStrategy
+	rttMin func() int64
+}
+
+func newGCLReal(lim core.Limit, minRTT func() int64) *gclReal {
+	st := strategy.NewSimpleStrategy(lim.EstimatedLimit())
+	// the library's defaults (limiter/default.go): windows of 1 s holding
+	// more than 100 samples, RTTs under 100 µs ignored
+	l, err := gcllimiter.NewDefaultLimiter(lim, 1e9, 1e9, 1e5, 100, st, nil, nil)
+	if err != nil {
+		panic(err) // constant, valid arguments
+	}
+	return &gclReal{l: l, st: st, rttMin: minRTT}
+}
+
+func (g *gclReal) acquire() (func(bool), bool) {
+	ls, ok := g.l.Acquire(context.Background())
+	if !ok {
+		return nil, false
+	}
+	return func(ok bool) {
+		if ok {
+			ls.OnSuccess()
+		} else {
+			ls.OnDropped()
+		}
+	}, true
+}
+
+func (g *gclReal) limit() float64    { return float64(g.st.GetLimit()) }
+func (g *gclReal) inFlight() float64 { return float64(g.st.GetBusyCount()) }
+func (g *gclReal) minRTT() time.Duration {
+	if g.rttMin == nil {
+		return 0
+	}
+	return time.Duration(g.rttMin())
+}
+
+// failsafeReal is failsafe-go's adaptive limiter (no queueing): a
+// rejected request is refused at once.
+type failsafeReal struct {
+	l adaptivelimiter.AdaptiveLimiter[any]
+}
+
+func (f *failsafeReal) acquire() (func(bool), bool) {
+	p, ok := f.l.TryAcquirePermit()
+	if !ok {
+		return nil, false
+	}
+	return func(ok bool) {
+		if ok {
+			p.Record()
+		} else {
+			p.Drop()
+		}
+	}, true
+}
+
+func (f *failsafeReal) limit() float64        { return float64(f.l.Limit()) }
+func (f *failsafeReal) inFlight() float64     { return float64(f.l.Inflight()) }
+func (f *failsafeReal) minRTT() time.Duration { return 0 }
+
+// worldStep changes the world at At; zero fields keep their value (a
+// negative ErrorRate sets it to 0).
+type worldStep struct {
+	At       time.Duration
+	Capacity float64
+	Base     time.Duration
+	Demand   float64
+	ErrRate  float64
+}
+
+// worldSpec is one run.
+type worldSpec struct {
+	steps    []worldStep
+	dur      time.Duration
+	interval time.Duration
+	// jitter: each scrape lands up to this share of the interval early or late
+	jitter float64
+	// tail: the service time is base·(½ + ½·Exp/ln 2) (a floor and a tail,
+	// median base) instead of base·lognormal(sigma)
+	tail    bool
+	sigma   float64
+	timeout time.Duration
+	// lag: responses take this much longer to reach the client (the limiter
+	// hears late, and its RTT includes it)
+	lag time.Duration
+	// workers: a closed-loop pool instead of Poisson arrivals
+	workers int
+	// batch: demand comes in bursts of batch[0], then idles for batch[1]
+	batch [2]time.Duration
+	seed  uint64
+	// skip: the trace starts this late (mid-incident)
+	skip time.Duration
+}
+
+// world is the downstream and the pipeline in one bubble.
+type world struct {
+	mu      sync.Mutex
+	rng     *rand.Rand
+	cap     float64
+	base    time.Duration
+	demand  float64
+	errRate float64
+	busy    int
+	waiting []chan struct{}
+
+	// the interval's service metrics
+	rttSum          float64
+	rttN            int
+	dropped, reject float64
+
+	// truth: what happened in the judged span (from spanStart), known
+	// exactly to the world and to no exporter
+	spanStart time.Time
+	truth     worldTruth
+}
+
+// worldTruth is what the world knows of a run's judged span: the demand
+// offered, what the limiter turned away, what the downstream lost (shed or
+// timed out; injected errors apart), and the limit read every
+// truthTick.
+type worldTruth struct {
+	offered, rejected, lost, failed, answered int
+	limits                                    []float64
+}
+
+const (
+	// worldShedAt: a backlog of this many capacities is refused at once
+	worldShedAt = 4
+	// worldKnee: service time inflates by this much per capacity-worth of
+	// backlog (contention in an overloaded server)
+	worldKnee = 0.2
+	// worldErrLatency: a fast error
+	worldErrLatency = 2 * time.Millisecond
+)
+
+func (w *world) slots() int { return max(1, int(math.Round(w.cap))) }
+
+// dispatchLocked hands free servers to waiters in arrival order.
+func (w *world) dispatchLocked() {
+	for len(w.waiting) > 0 && w.busy < w.slots() {
+		w.busy++
+		close(w.waiting[0])
+		w.waiting = w.waiting[1:]
+	}
+}
+
+func (w *world) apply(s worldStep) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if s.Capacity > 0 {
+		w.cap = s.Capacity
+	}
+	if s.Base > 0 {
+		w.base = s.Base
+	}
+	if s.Demand > 0 {
+		w.demand = s.Demand
+	}
+	if s.ErrRate > 0 {
+		w.errRate = s.ErrRate
+	} else if s.ErrRate < 0 {
+		w.errRate = 0
+	}
+	w.dispatchLocked()
+}
+
+// serve is one request at the downstream; it reports on done how it
+// answered.
+func (w *world) serve(spec *worldSpec, done chan<- answer) {
+	w.mu.Lock()
+	if w.rng.Float64() < w.errRate {
+		w.mu.Unlock()
+		time.Sleep(worldErrLatency)
+		done <- failedFast
+		return
+	}
+	n := w.busy + len(w.waiting)
+	if float64(n) >= worldShedAt*w.cap {
+		w.mu.Unlock()
+		time.Sleep(worldErrLatency)
+		done <- shed
+		return
+	}
+	var noise float64
+	if spec.tail {
+		noise = 0.5 + 0.5*w.rng.ExpFloat64()/math.Ln2
+	} else {
+		noise = math.Exp(spec.sigma * w.rng.NormFloat64())
+	}
+	service := time.Duration(float64(w.base) * noise * (1 + worldKnee*max(0, float64(n)/w.cap-1)))
+	var wait chan struct{}
+	if w.busy < w.slots() && len(w.waiting) == 0 {
+		w.busy++
+	} else {
+		wait = make(chan struct{})
+		w.waiting = append(w.waiting, wait)
+	}
+	w.mu.Unlock()
+	if wait != nil {
+		<-wait
+	}
+	time.Sleep(service)
+	w.mu.Lock()
+	w.busy--
+	w.dispatchLocked()
+	w.mu.Unlock()
+	done <- answered
+}
+
+// request is one request of the pipeline through the limiter.
+func (w *world) request(wg *sync.WaitGroup, spec *worldSpec, lim realLimiter) {
+	release, ok := lim.acquire()
+	inSpan := !time.Now().Before(w.spanStart)
+	if !ok {
+		w.mu.Lock()
+		w.reject++
+		if inSpan {
+			w.truth.offered++
+			w.truth.rejected++
+		}
+		w.mu.Unlock()
+		return
+	}
+	start := time.Now()
+	done := make(chan answer, 1)
+	wg.Go(func() { w.serve(spec, done) }) // the downstream works on after a timeout
+	timer := time.NewTimer(spec.timeout)
+	var a answer
+	select {
+	case a = <-done:
+		timer.Stop()
+	case <-timer.C:
+	}
+	success := a == answered
+	if spec.lag > 0 {
+		time.Sleep(spec.lag)
+	}
+	rtt := time.Since(start)
+	release(success)
+	w.mu.Lock()
+	if success {
+		w.rttSum += rtt.Seconds()
+		w.rttN++
+	} else {
+		w.dropped++
+	}
+	if inSpan {
+		w.truth.offered++
+		switch a {
+		case answered:
+			w.truth.answered++
+		case failedFast:
+			w.truth.failed++
+		default: // shed, or timed out
+			w.truth.lost++
+		}
+	}
+	w.mu.Unlock()
+}
+
+// answer is how the downstream answered a request.
+type answer int
+
+const (
+	timedOut   answer = iota // no answer before the client's timeout
+	answered                 // a success
+	failedFast               // an injected error
+	shed                     // refused for a deep backlog
+)
+
+// truthTick is how often the world reads the limit for the truth, and
+// truthWarmup how long a limiter is given to leave its initial limit before
+// the judged span starts.
+const (
+	truthTick   = 250 * time.Millisecond
+	truthWarmup = 2 * time.Minute
+)
+
+// runWorld runs spec against the limiter build makes, in a synctest
+// bubble, and returns the exporter's samples and the world's truth about
+// the judged span.
+func runWorld(t *testing.T, spec worldSpec, target string, build func() realLimiter) ([]trace.Sample, worldTruth) {
+	var out []trace.Sample
+	var truth worldTruth
+	synctest.Test(t, func(t *testing.T) {
+		lim := build()
+		w := &world{rng: rand.New(rand.NewPCG(spec.seed, 17))}
+		w.apply(spec.steps[0])
+		epoch := time.Now()
+		end := epoch.Add(spec.dur)
+		w.spanStart = epoch.Add(max(spec.skip, truthWarmup))
+		var wg sync.WaitGroup
+		// the schedule
+		wg.Go(func() {
+			for _, s := range spec.steps[1:] {
+				time.Sleep(time.Until(epoch.Add(s.At)))
+				w.apply(s)
+			}
+		})
+		// the truth's reading of the limit
+		wg.Go(func() {
+			time.Sleep(time.Until(w.spanStart))
+			for time.Now().Before(end) {
+				l := lim.limit()
+				w.mu.Lock()
+				w.truth.limits = append(w.truth.limits, l)
+				w.mu.Unlock()
+				time.Sleep(truthTick)
+			}
+		})
+		// the pipeline
+		idle := func(now time.Time) bool {
+			if spec.batch[0] == 0 {
+				return false
+			}
+			cycle := spec.batch[0] + spec.batch[1]
+			return now.Sub(epoch)%cycle >= spec.batch[0]
+		}
+		if spec.workers > 0 {
+			for i := 0; i < spec.workers; i++ {
+				wg.Go(func() {
+					for time.Now().Before(end) {
+						w.request(&wg, &spec, lim)
+						w.mu.Lock()
+						think := w.rng.ExpFloat64() * float64(spec.workers) / w.demand
+						w.mu.Unlock()
+						time.Sleep(time.Duration(think * float64(time.Second)))
+					}
+				})
+			}
+		} else {
+			wg.Go(func() {
+				for {
+					w.mu.Lock()
+					gap := w.rng.ExpFloat64() / w.demand
+					w.mu.Unlock()
+					time.Sleep(time.Duration(gap * float64(time.Second)))
+					now := time.Now()
+					if !now.Before(end) {
+						return
+					}
+					if idle(now) {
+						continue
+					}
+					wg.Go(func() { w.request(&wg, &spec, lim) })
+				}
+			})
+		}
+		// the exporter
+		jr := rand.New(rand.NewPCG(spec.seed, 23))
+		wg.Go(func() {
+			for k := 1; ; k++ {
+				at := epoch.Add(time.Duration(k) * spec.interval)
+				if spec.jitter > 0 {
+					at = at.Add(time.Duration((2*jr.Float64() - 1) * spec.jitter * float64(spec.interval)))
+				}
+				if !at.Before(end) {
+					return
+				}
+				time.Sleep(time.Until(at))
+				s := trace.Sample{Time: time.Now().UTC(), Target: target, Limit: lim.limit(), InFlight: lim.inFlight(),
+					Fields: trace.FieldLimit | trace.FieldInFlight | trace.FieldDropped | trace.FieldRejected}
+				if m := lim.minRTT(); m > 0 {
+					s.RTTMinMs, s.Fields = float64(m)/1e6, s.Fields|trace.FieldRTTMin
+				}
+				w.mu.Lock()
+				if w.rttN > 0 {
+					s.RTTMs, s.Fields = 1e3*w.rttSum/float64(w.rttN), s.Fields|trace.FieldRTT
+				}
+				s.Dropped, s.Rejected = w.dropped, w.reject
+				w.rttSum, w.rttN, w.dropped, w.reject = 0, 0, 0, 0
+				w.mu.Unlock()
+				if s.Time.Sub(epoch) >= spec.skip {
+					out = append(out, s)
+				}
+			}
+		})
+		wg.Wait()
+		truth = w.truth
+	})
+	return out, truth
+}
+
+// The truth's thresholds: a trace is labelled by what its world did, on
+// DESIGN.md §5's definitions, never by what the classifier says. Where a
+// run's story fits no class (a limiter that overloads its downstream, one
+// too tight for a light load) or sits between two (a limit neither calm
+// nor clearly swinging), it is left out of the recall and listed.
+const (
+	// truthBlock, truthSwing, truthCalm: the limit's swing is its 5–95 %
+	// range over its median within blocks of two minutes, the median block
+	// taken (a capacity step moves one block); half the median or more,
+	// and two jitters, is a wide swing; under a quarter, calm.
+	truthBlock = 2 * time.Minute
+	truthSwing = 0.5
+	truthCalm  = 0.25
+	// truthBinding: the limit turns away a material share of demand at 5 %
+	// (DESIGN.md §5: pipeline-bound turns away none).
+	truthBinding = 0.05
+	// truthOverload: shed or timed out, 5 % or more of what the limit let
+	// through: the limiter did not protect the downstream (not a healthy
+	// limiter, and the downstream did not degrade).
+	truthOverload = 0.05
+)
+
+// swing is the limit's median block swing (see truthBlock).
+func (tr worldTruth) swing() float64 {
+	per := int(truthBlock / truthTick)
+	var blocks []float64
+	for i := 0; i+per <= len(tr.limits); i += per {
+		b := append([]float64(nil), tr.limits[i:i+per]...)
+		sort.Float64s(b)
+		lo, med, hi := b[len(b)/20], b[len(b)/2], b[len(b)*19/20]
+		if med <= 0 {
+			continue
+		}
+		r := (hi - lo) / med
+		if hi-lo < 2*jitter(med) {
+			r = min(r, truthCalm) // within a limit's own jitter: not a swing
+		}
+		blocks = append(blocks, r)
+	}
+	if len(blocks) == 0 {
+		return 0
+	}
+	sort.Float64s(blocks)
+	return blocks[len(blocks)/2]
+}
+
+func share(n, of int) float64 { return float64(n) / float64(max(of, 1)) }
+
+// label is the class the world's truth gives a run meant as intent, or ""
+// and why it is left out.
+func (tr worldTruth) label(intent Class) (Class, string) {
+	// losses are a share of what the limit let through
+	rej, lost, sw := share(tr.rejected, tr.offered), share(tr.lost, tr.offered-tr.rejected), tr.swing()
+	switch intent {
+	case Degraded:
+		return Degraded, "" // the world degraded: that is the story, whatever the limiter did
+	case PipelineBound:
+		if rej >= truthBinding {
+			return "", fmt.Sprintf("the limit turned away %.0f%% of a light load", 100*rej)
+		}
+		if lost >= truthOverload {
+			return "", fmt.Sprintf("the downstream lost %.0f%% of what a light load sent", 100*lost)
+		}
+		return PipelineBound, ""
+	}
+	if lost >= truthOverload {
+		return "", fmt.Sprintf("the limiter let the downstream shed or time out %.0f%% of what it sent", 100*lost)
+	}
+	switch {
+	case sw >= truthSwing:
+		return Oscillating, ""
+	case intent == Oscillating:
+		return "", fmt.Sprintf("the mis-tuned limiter swung only %.0f%%", 100*sw)
+	case sw >= truthCalm:
+		return "", fmt.Sprintf("the limit swung %.0f%%: neither calm nor swinging", 100*sw)
+	case rej < truthBinding:
+		return "", fmt.Sprintf("the limit turned away only %.0f%% of binding demand", 100*rej)
+	}
+	return Healthy, ""
+}
+
+// realFamily builds one library's limiter for a downstream of capacity c.
+type realFamily struct {
+	name  string
+	tuned func(c float64) realLimiter
+	// swinging is the library mis-tuned so that it oscillates (nil: no
+	// setting of it swings here)
+	swinging func(c float64) realLimiter
+}
+
+// gclRegistryMinRTT reads the last min RTT the library reported to reg
+// reports: its exported min RTT.
+func gclRegistryMinRTT(reg *lastValueRegistry, name string) func() int64 {
+	id := core.PrefixMetricWithName(core.MetricMinRTT, name)
+	return func() int64 {
+		if v, ok := reg.last[id]; ok {
+			return int64(v.v)
+		}
+		return 0
+	}
+}
+
+var realFamilies = []realFamily{
+	{
+		name: "gcl-gradient",
+		tuned: func(c float64) realLimiter {
+			l := gcl.NewGradientLimitWithRegistry("g", int(c), 1, int(10*c)+20, 0.2, nil, -1, 0, nil, nil)
+			return newGCLReal(l, l.RTTNoLoad)
+		},
+	},
+	{
+		name: "gcl-gradient2",
+		tuned: func(c float64) realLimiter {
+			reg := &lastValueRegistry{}
+			l, _ := gcl.NewGradient2Limit("g2", int(c), int(10*c)+20, 4, func(int) int { return 4 }, 0.2, 600, nil, reg)
+			return newGCLReal(l, gclRegistryMinRTT(reg, "g2"))
+		},
+	},
+	{
+		name: "gcl-vegas",
+		tuned: func(c float64) realLimiter {
+			l := gcl.NewVegasLimitWithRegistry("v", int(c), nil, int(10*c)+20, 1, nil, nil, nil, nil, nil, -1, nil, nil)
+			return newGCLReal(l, l.RTTNoLoad)
+		},
+	},
+	{
+		name:  "gcl-aimd",
+		tuned: func(c float64) realLimiter { return newGCLReal(gcl.NewAIMDLimit("a", int(c), 0.9, 1, nil), nil) },
+		swinging: func(c float64) realLimiter {
+			return newGCLReal(gcl.NewAIMDLimit("a", int(c), 0.5, int(max(2, c/8)), nil), nil)
+		},
+	},
+	{
+		name: "failsafe-adaptive",
+		tuned: func(c float64) realLimiter {
+			return &failsafeReal{adaptivelimiter.NewBuilder[any]().WithLimits(1, uint(10*c)+20, uint(max(1, c))).Build()}
+		},
+	},
+}
+
+// realTrace is one trace of the real-libraries suite: labelled by its
+// world's truth, or left out (label "", with why).
+type realTrace struct {
+	labelled
+	family string
+	intent Class
+	why    string
+}
+
+// generateReal builds perClass traces per class and library from seed.
+func generateReal(t *testing.T, seed uint64, perClass int) []realTrace {
+	rng := rand.New(rand.NewPCG(seed, 29))
+	scales := []float64{1, 4, 10, 30, 100, 250, 500}
+	intervals := []time.Duration{time.Second, 5 * time.Second, 15 * time.Second}
+	var specs []func() realTrace
+	for _, fam := range realFamilies {
+		for i := 0; i < perClass; i++ {
+			c := scales[rng.IntN(len(scales))]
+			iv := intervals[rng.IntN(len(intervals))]
+			variant := rng.IntN(6)
+			load := 0.05 + 0.6*rng.Float64()
+			tail := rng.IntN(2) == 0
+			sigma := 0.1 + 0.1*float64(rng.IntN(3))
+			lag := time.Duration(0)
+			if rng.IntN(4) == 0 {
+				lag = time.Duration(float64(c/100*float64(time.Second)) * (0.2 + 0.5*rng.Float64()))
+			}
+			s := rng.Uint64()
+			// the downstream completes 100 requests a second at capacity
+			base := time.Duration(c / 100 * float64(time.Second))
+			thr := c / base.Seconds()
+			m := func(x float64) time.Duration { return time.Duration(x * float64(time.Minute)) }
+			start := worldStep{Capacity: c, Base: base, Demand: 1.5 * thr, ErrRate: -1}
+			spec := worldSpec{dur: 20 * time.Minute, interval: iv, jitter: 0.1, tail: tail, sigma: sigma,
+				timeout: max(time.Second, 10*base), lag: lag, seed: s}
+			name := func(what string) string {
+				return fmt.Sprintf("%s/%s C=%v iv=%v tail=%v σ=%.1f lag=%v v=%d load=%.2f", fam.name, what, c, iv, tail, sigma, lag.Round(time.Millisecond), variant, load)
+			}
+			mk := func(intent Class, what string, sp worldSpec, build func(float64) realLimiter) {
+				specs = append(specs, func() realTrace {
+					smp, truth := runWorld(t, sp, fam.name, func() realLimiter { return build(c) })
+					label, why := truth.label(intent)
+					return realTrace{labelled{name: name(what), label: label, samples: smp}, fam.name, intent, why}
+				})
+			}
+			// healthy: binding demand, perhaps a capacity step with no errors
+			h := spec
+			h.steps = []worldStep{start}
+			switch variant % 3 {
+			case 1:
+				h.steps = append(h.steps, worldStep{At: m(8), Capacity: 2 * c, Demand: 3 * thr})
+			case 2:
+				h.steps = append(h.steps, worldStep{At: m(8), Capacity: max(1, 0.6*c)})
+			}
+			mk(Healthy, "healthy", h, fam.tuned)
+			// pipeline-bound: low Poisson load, batches with idle gaps, or a
+			// worker pool smaller than the downstream
+			p := spec
+			switch variant % 3 {
+			case 0:
+				p.steps = []worldStep{{Capacity: c, Base: base, Demand: load * thr, ErrRate: -1}}
+				mk(PipelineBound, "low-load", p, fam.tuned)
+			case 1:
+				// bursts below capacity: the load, not the limit, is bursty
+				p.steps = []worldStep{{Capacity: c, Base: base, Demand: min(2*load, 0.8) * thr, ErrRate: -1}}
+				p.batch = [2]time.Duration{m(1.5), m(1.5)}
+				mk(PipelineBound, "batch", p, fam.tuned)
+			case 2:
+				p.steps = []worldStep{start}
+				p.workers = max(1, int(load*c))
+				mk(PipelineBound, fmt.Sprintf("pool-%d", p.workers), p, fam.tuned)
+			}
+			// degraded: capacity lost with errors at a flat latency, latency
+			// creep, both; some traces start mid-incident
+			d := spec
+			switch variant % 3 {
+			case 0:
+				d.steps = []worldStep{start, {At: m(10), Capacity: max(1, 0.3*c), ErrRate: 0.05}}
+			case 1:
+				d.steps = []worldStep{start, {At: m(10), Base: 2 * base}, {At: m(11.5), Base: 3 * base}, {At: m(13), Base: 4 * base}}
+			case 2:
+				d.steps = []worldStep{start, {At: m(10), Capacity: max(1, 0.3*c), Base: 3 * base, ErrRate: 0.02}}
+			}
+			if variant == 3 || variant == 5 {
+				d.skip = m(12)
+			}
+			mk(Degraded, "degraded", d, fam.tuned)
+			if fam.swinging != nil && c >= 30 {
+				o := spec
+				o.steps = []worldStep{start}
+				mk(Oscillating, "oscillating", o, fam.swinging)
+			}
+		}
+	}
+	return runAll(specs)
+}
+
+// judgeReal prints the confusion matrix per library and returns each
+// library's recall per class.
+func judgeReal(t *testing.T, set []realTrace) map[string]map[Class]float64 {
+	classes := []Class{Healthy, PipelineBound, Degraded, Oscillating}
+	cols := append(append([]Class{}, classes...), Insufficient)
+	byFam := map[string]map[Class]map[Class]int{}
+	var wrong, out []string
+	for _, l := range set {
+		l := l
+		r := Classify(l.name, l.samples, Options{})
+		if l.label == "" {
+			out = append(out, fmt.Sprintf("%s: left out (%s); verdict %s", l.name, l.why, r.Class))
+			continue
+		}
+		if byFam[l.family] == nil {
+			byFam[l.family] = map[Class]map[Class]int{}
+		}
+		if byFam[l.family][l.label] == nil {
+			byFam[l.family][l.label] = map[Class]int{}
+		}
+		byFam[l.family][l.label][r.Class]++
+		if r.Class != l.label {
+			var fs []string
+			for _, f := range r.Findings {
+				fs = append(fs, fmt.Sprintf("%s %s–%s[%s]", f.Class, f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary))
+			}
+			wrong = append(wrong, fmt.Sprintf("%s: want %s (meant %s) got %s (%d samples): %s", l.name, l.label, l.intent, r.Class, len(l.samples), strings.Join(fs, "; ")))
+		}
+	}
+	recall := map[string]map[Class]float64{}
+	var b strings.Builder
+	for _, fam := range realFamilies {
+		m := byFam[fam.name]
+		recall[fam.name] = map[Class]float64{}
+		fmt.Fprintf(&b, "\n%s\n%-22s", fam.name, "label \\ verdict")
+		for _, c := range cols {
+			fmt.Fprintf(&b, "%14s", shortClass(c))
+		}
+		b.WriteString("  recall\n")
+		for _, l := range classes {
+			total := 0
+			for _, n := range m[l] {
+				total += n
+			}
+			if total == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "%-22s", l)
+			for _, c := range cols {
+				fmt.Fprintf(&b, "%14d", m[l][c])
+			}
+			recall[fam.name][l] = float64(m[l][l]) / float64(total)
+			fmt.Fprintf(&b, "  %.1f%%\n", 100*recall[fam.name][l])
+		}
+	}
+	t.Log(b.String())
+	sort.Strings(wrong)
+	for _, w := range wrong {
+		t.Log(w)
+	}
+	sort.Strings(out)
+	t.Logf("%d of %d traces left out: their world's story fits no class", len(out), len(set))
+	for _, o := range out {
+		t.Log(o)
+	}
+	return recall
+}
+
+// dumpSuite writes each trace of a labelled set as a trace-format CSV file
+// into the directory $LIMITSCOPE_SUITE_DUMP (when set), named after its
+// label and index, so a miss can be read with the shipped binary
+// (limitscope diagnose FILE, limitscope replay FILE).
+func dumpSuite(t *testing.T, set []labelled) {
+	dir := os.Getenv("LIMITSCOPE_SUITE_DUMP")
+	if dir == "" {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range set {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%03d-%s.csv", i, l.label)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, "# %s\n", l.name)
+		w := trace.NewWriter(f, trace.CSV)
+		for _, s := range l.samples {
+			if err := w.Write(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("wrote %d traces to %s", len(set), dir)
+}
+
+func labelledOf(set []realTrace) []labelled {
+	out := make([]labelled, len(set))
+	for i, r := range set {
+		out[i] = r.labelled
+	}
+	return out
+}
+
+// TestRealLibrariesCalibration is where thresholds are tuned against the
+// real libraries: it reports the calibration half only, and runs when
+// asked (make calibrate: LIMITSCOPE_CALIBRATE=1), since it asserts nothing.
+func TestRealLibrariesCalibration(t *testing.T) {
+	if os.Getenv("LIMITSCOPE_CALIBRATE") == "" {
+		t.Skip("reports the calibration half of the real-libraries suite; run with LIMITSCOPE_CALIBRATE=1 (make calibrate)")
+	}
+	set := generateReal(t, calibrationSeed, 10)
+	dumpSuite(t, labelledOf(set))
+	judgeReal(t, set)
+}
+
+// realHeldOutFloor is the per-class recall each library keeps on the
+// held-out half of the real-libraries suite (a ratchet: today's level
+// less a trace, since gcl's Gradient and Vegas draw probe jitter from the
+// global random source and vary by a trace run to run). The target is
+// 95 %; raise it as the classifier improves, never lower it.
+// First measured (worst class): gcl-gradient 86 % (healthy), gcl-gradient2
+// 78 % (healthy), gcl-vegas 90 % (degraded), gcl-aimd 86 % (oscillating),
+// failsafe-adaptive 80 % (degraded), 7–10 traces per class.
+var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.65, "gcl-vegas": 0.80, "gcl-aimd": 0.70, "failsafe-adaptive": 0.70}
+
+// TestRealLibrariesHeldOut judges the held-out half of the real-libraries
+// suite per library and class.
+func TestRealLibrariesHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real limiter libraries through the held-out half")
+	}
+	recall := judgeReal(t, generateReal(t, heldOutSeed, 10))
+	for _, fam := range realFamilies {
+		for c, r := range recall[fam.name] {
+			floor, ok := realHeldOutFloor[fam.name]
+			if !ok {
+				floor = 0.95
+			}
+			t.Logf("%-18s %-20s held-out recall %.1f%% (target 95%%, ratchet %.0f%%)", fam.name, c, 100*r, 100*floor)
+			if r < floor {
+				t.Errorf("%s: %s recall on the held-out half is %.1f%%, below %.0f%%", fam.name, c, 100*r, 100*floor)
+			}
+		}
+	}
+}
