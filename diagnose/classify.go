@@ -436,6 +436,10 @@ type windowStats struct {
 	why               degradedEvidence
 	rttFirst, rttLast float64
 	dropCalm          float64
+	// rttAt is the RTT's median in the window that set the min-RTT
+	// baseline (0: not measured): a slower verdict decided by the RTT's
+	// rise (the min-RTT estimate stale) says it against this
+	rttAt float64
 }
 
 // degradedEvidence names which evidence made a window degraded-downstream,
@@ -449,6 +453,7 @@ const (
 	degradedLossyPin                         // pinned low with losses
 	degradedFailing                          // losses with the limit far from binding
 	degradedFloor                            // fell to half and nailed there, losses not measured
+	degradedFellLossy                        // the limit fell to half inside the window with losses
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -1088,6 +1093,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// baseline says "slower" as well as the min RTT does (a min-RTT estimate
 	// inflated by queueing at the baseline can hide the rise)
 	rttUp := s.rttAtBase > 0 && w.rttMed >= degradedRTTRise*s.rttAtBase
+	w.rttAt = s.rttAtBase
 	// a slower downstream completes less: an RTT rise with the completion
 	// rate held is the limiter's own queue (AIMD filling it, a start-up
 	// ramp), not the downstream
@@ -1158,7 +1164,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
 	case fellLossy:
-		w.class, w.why = Degraded, degradedSmaller
+		w.class, w.why = Degraded, degradedFellLossy
 	case completesLess && (!w.rttProxy || completesFar) && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
 		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
 			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && completesHalf && rttFollowed ||

@@ -220,3 +220,54 @@ func TestMostLostWithTheLimitFrozenIsDegraded(t *testing.T) {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
 	}
 }
+
+// A downstream four times slower completes a quarter of what it did,
+// wherever a limit that did not grow sits: here a limiter that tolerates
+// twice the latency cuts to 64 % (gcl's Vegas and Gradient), while its
+// min-RTT estimate, never re-probed, stays flat. The RTT's rise decides,
+// and the sentence says so.
+func TestSlowerWhereverTheLimitSits(t *testing.T) {
+	r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i < 600 {
+			return 11 + 0.3*wobble3(i), 11, 40, 150, 0, 900
+		}
+		return 7, 7, 40, 380, 0, 1400 // 7 / 0.38 s = 18 a second, a quarter of 73
+	}), Options{})
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "the RTT rose 2.53× (from 150.0 ms to 380.0 ms; the min-RTT estimate moved 1.00×)") &&
+			strings.Contains(f.Evidence.Summary, "completions fell to 25% of their best")
+	}
+	if r.Class != Degraded || !found {
+		t.Errorf("%s (%+v)", r.Class, r.Findings)
+	}
+}
+
+// A trace that opens on an incident's first minutes (capacity lost with
+// errors), sampled every 15 s, shows the limit falling to a third inside
+// its first window with in-flight pressed against it and losses at 6 %:
+// degraded from that window, in its own words. Demand falling away at the
+// same losses (in-flight leaving the limit) is not that.
+func TestFallToHalfWithLossesOpensATrace(t *testing.T) {
+	fall := func(i int) float64 { return max(4, 14-1.5*float64(i)) } // 14 → 4 in 100 s
+	for _, c := range []struct {
+		name     string
+		inFlight func(i int) float64
+		degraded bool
+	}{
+		{"capacity lost", fall, true},
+		{"demand fell away", func(i int) float64 { return max(0, 14-3*float64(i)) }, false},
+	} {
+		r := Classify("x", synth(40, 15*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			f := c.inFlight(i)
+			return fall(i), f, 500, 1200, 0.06 * f / 1.2 * 15, 100 // losses 6 % of completions
+		}), Options{})
+		found := false
+		for _, f := range r.Findings {
+			found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "capacity lost with errors")
+		}
+		if found != c.degraded {
+			t.Errorf("%s: a capacity-lost finding is %v, want %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
+		}
+	}
+}

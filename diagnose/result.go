@@ -345,12 +345,24 @@ func (s *Stream) describe(f *Finding) {
 				sum += fmt.Sprintf(" and the RTT ran at 1.5× the min RTT or more in %.0f%% of samples", 100*w.queuedSome)
 			}
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedFellLossy:
+			sum = fmt.Sprintf("the limit fell from %.1f to %.1f with in-flight pressed against it while losses made %.1f%% of completions and completions fell to %.0f%%: capacity lost with errors", w.limitFirst, w.limitLast, 100*w.dropShare, 100*w.tputLast/w.tputFirst)
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		default:
 			what := "min RTT"
 			if w.rttProxy {
 				what = "the RTT (no min-RTT series)"
 			}
-			sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
+			if w.rttRise >= degradedRTTRise || w.rttAt <= 0 {
+				sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
+			} else {
+				// decided by the RTT: the min-RTT estimate did not follow
+				sum = fmt.Sprintf("the RTT rose %.2f× (from %.1f ms to %.1f ms; the min-RTT estimate moved %.2f×) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttMed/w.rttAt, w.rttAt, w.rttMed, w.rttRise, w.limitMed, w.floor, w.ref)
+				v["rtt_rise"] = decimal.Round(w.rttMed/w.rttAt, 2)
+			}
+			if w.tputShare < 1 {
+				sum += fmt.Sprintf(", and completions fell to %.0f%% of their best", 100*w.tputShare)
+			}
 		}
 		if w.hasTput && w.tputFirst > 0 {
 			v["completions_per_s"] = decimal.Round(w.tput, 2)
