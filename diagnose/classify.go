@@ -447,13 +447,13 @@ type windowStats struct {
 type degradedEvidence int
 
 const (
-	degradedSlower   degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
-	degradedFell                             // the limit fell to half inside the window as the RTT rose
-	degradedSmaller                          // the limit fell to half with losses appearing
-	degradedLossyPin                         // pinned low with losses
-	degradedFailing                          // losses with the limit far from binding
-	degradedFloor                            // fell to half and nailed there, losses not measured
-	degradedFellLossy                        // the limit fell to half inside the window with losses
+	degradedSlower    degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
+	degradedFell                              // the limit fell to half inside the window as the RTT rose
+	degradedSmaller                           // the limit fell to half with losses appearing
+	degradedLossyPin                          // pinned low with losses
+	degradedFailing                           // losses with the limit far from binding
+	degradedFloor                             // fell to half and nailed there, losses not measured
+	degradedFellLossy                         // the limit fell to half inside the window with losses
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)

@@ -39,9 +39,16 @@ degraded-downstream (critical)
   completes as much at a higher RTT. Slower: the min RTT (or the RTT) at
   1.5× its earlier level while the limit is pinned well below its earlier
   level, fell to 60% of its best, or holds steady with the RTT rising too while
-  completions fall to half or less.
+  completions fall to half or less; or, wherever a limit that did not grow
+  sits, the min RTT or the RTT up 1.5× while completions fall to 40% or
+  less (a limiter tolerating twice the latency; a min-RTT estimate never
+  re-probed). Without a min-RTT series, where the RTT includes the
+  limiter's own queue, the RTT's rise needs completions at 40% or less,
+  and never while losses at the calm level show the limit above capacity.
   Fell: inside one window the limit falls to half or less while the RTT
-  rises 1.5× (an incident starting inside a short recording). Smaller: the
+  rises 1.5× (an incident starting inside a short recording), or while
+  in-flight stays pressed against it and losses make 2% of completions
+  (capacity lost with errors, in the first minutes of a recording). Smaller: the
   limit at half its earlier level or less while losses (dropped) reach 1%
   of completions and twice their calm level, or it is pinned with losses.
   Already degraded: pinned with losses at 2% of completions (or the RTT
