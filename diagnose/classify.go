@@ -785,8 +785,13 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasTput && w.class != Degraded {
 		s.tputRef = math.Max(s.tputRef, w.tput)
 	}
-	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst {
-		// a window whose limit fell to half is no calm level of losses
+	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst && (w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject) {
+		// a window whose limit fell to half is no calm level of losses,
+		// nor one that lost half of what completed with in-flight not
+		// pressed against the limit (a trace opening on a failing
+		// downstream while the limit climbs; at a binding limit such
+		// losses are as likely a limiter probing a small downstream's
+		// shed point)
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
 }
@@ -1115,6 +1120,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// the limit sent at its calmest: the limit sits above its capacity, and
 	// an RTT rise may be the limiter's own queue deepening
 	aboveCapacity := !math.IsInf(s.dropRef, 1) && s.dropRef >= bindingShare
+
 	w.tputShare = 1
 	if w.hasTput && best > 0 {
 		w.tputShare = completed / best
@@ -1177,11 +1183,11 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// the min RTT, so it is judged as oscillating below; one jittering
 		// on its floor, or holding steady, is not. Wherever a limit that
 		// did not grow sits (a limiter tolerating 2× latency, a Vegas cut
-		// to 64 %), completions at half or less with the RTT risen are a
-		// slower downstream; and without a min-RTT series, where the RTT
-		// that stands in for it includes the limiter's own queue (AIMD
-		// above a downstream that stepped down to 60 %), only that is
-		// (slowerShare, see there) — unless the limit already sat above
+		// to 64 %), completions fallen far (slowerShare) with the RTT
+		// risen 1.5× are a slower downstream; and without
+		// a min-RTT series, where the RTT that stands in for it includes
+		// the limiter's own queue (AIMD above a downstream that stepped
+		// down to 60 %), only that is — unless the limit already sat above
 		// the downstream's capacity (losses at the calm level)
 		w.class = Degraded
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):

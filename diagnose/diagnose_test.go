@@ -314,7 +314,9 @@ func synth(n int, iv time.Duration, row func(i int) (limit, inFlight, rttMin, rt
 			s.Set(trace.FieldLimit, l)
 		}
 		s.Set(trace.FieldInFlight, f)
-		s.Set(trace.FieldRTTMin, m)
+		if m >= 0 { // negative: not measured (failsafe-go, AIMD keep none)
+			s.Set(trace.FieldRTTMin, m)
+		}
 		s.Set(trace.FieldRTT, r)
 		if d >= 0 { // negative: not measured
 			s.Set(trace.FieldDropped, d)

@@ -271,3 +271,17 @@ func TestFallToHalfWithLossesOpensATrace(t *testing.T) {
 		}
 	}
 }
+
+// A trace that opens on a failing downstream (failsafe-go's limit, deaf to
+// drops, climbing while seven of every eight requests are lost) is
+// degraded: a window losing half of what completes is never the calm
+// level later windows are judged against.
+func TestOpeningOnAFailingDownstream(t *testing.T) {
+	r := Classify("x", synth(96, 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		// 36 in flight at 1.9 s complete 95 in 5 s; 680 lost is 88 %
+		return min(55+2*float64(i), 185), 36, -1, 1900, 680, 0
+	}), Options{})
+	if r.Class != Degraded {
+		t.Fatalf("%s (%+v)", r.Class, r.Findings)
+	}
+}

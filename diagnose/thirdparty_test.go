@@ -220,6 +220,10 @@ var families = []family{
 type suiteTrace struct {
 	labelled
 	family string
+	// truth is the label the simulator's own counts give the trace (see
+	// worldTruth.label), "" when its story fits no class (why says so)
+	truth Class
+	why   string
 }
 
 // generateSuite builds perClass traces per class and family from seed:
@@ -261,7 +265,14 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 						k := sort.Search(len(smp), func(j int) bool { return !smp[j].Time.Before(cut) })
 						smp = smp[k:]
 					}
-					return suiteTrace{labelled{name: fmt.Sprintf("%s/%s C=%v iv=%v σ=%v v=%d load=%.2f", fam.name, name, c, iv, sigma, variant, load), label: label, samples: smp}, fam.name}
+					// the truth is judged after the warm-up, and for a load
+					// that falls after the demand drop (and a minute to settle)
+					from := max(truthWarmup, skip)
+					if label == PipelineBound && workers == 0 {
+						from = max(from, 7*time.Minute)
+					}
+					truth, why := simTruth(r, from).label(label)
+					return suiteTrace{labelled{name: fmt.Sprintf("%s/%s C=%v iv=%v σ=%v v=%d load=%.2f", fam.name, name, c, iv, sigma, variant, load), label: label, samples: smp}, fam.name, truth, why}
 				}
 			}
 			tuned := func() limiter.Limiter { return fam.tuned(c, base) }
@@ -320,14 +331,40 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 	return runAll(specs)
 }
 
+// simTruth is what the simulator's counts say of a run from offset from:
+// the demand offered, deferred, and lost to congestion (the limit read at
+// the sample interval only, so no swing is judged).
+func simTruth(r sim.Result, from time.Duration) worldTruth {
+	var tr worldTruth
+	for i, c := range r.Counts {
+		if r.Samples[i].Time.Sub(sim.Epoch) < from {
+			continue
+		}
+		tr.offered += int(c.Offered)
+		tr.rejected += int(c.Deferred)
+		tr.lost += int(c.Congested)
+		tr.failed += int(c.Failed)
+		tr.answered += int(c.Dispatched - c.Congested - c.Failed)
+	}
+	return tr
+}
+
 // judgeSuite prints the confusion matrix per family and returns each
-// family's recall per class.
-func judgeSuite(t *testing.T, set []suiteTrace) map[string]map[Class]float64 {
+// family's recall per class: by the label each trace was meant to have,
+// or (byTruth) by what its run did, leaving out what fits no class.
+func judgeSuite(t *testing.T, set []suiteTrace, byTruth bool) map[string]map[Class]float64 {
 	classes := []Class{Healthy, PipelineBound, Degraded, Oscillating}
 	byFam := map[string]map[Class]map[Class]int{}
-	var wrong []string
+	var wrong, out []string
 	for _, l := range set {
 		r := Classify(l.name, l.samples, Options{})
+		if byTruth {
+			if l.truth == "" {
+				out = append(out, fmt.Sprintf("%s: left out (%s); verdict %s", l.name, l.why, r.Class))
+				continue
+			}
+			l.label = l.truth
+		}
 		if byFam[l.family] == nil {
 			byFam[l.family] = map[Class]map[Class]int{}
 		}
@@ -375,6 +412,13 @@ func judgeSuite(t *testing.T, set []suiteTrace) map[string]map[Class]float64 {
 	for _, w := range wrong {
 		t.Log(w)
 	}
+	if byTruth {
+		sort.Strings(out)
+		t.Logf("%d of %d traces left out: their run's story fits no class", len(out), len(set))
+		for _, o := range out {
+			t.Log(o)
+		}
+	}
 	return recall
 }
 
@@ -411,8 +455,11 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 		ls[i].name = l.name
 	}
 	dumpSuite(t, ls)
-	for fam, recall := range judgeSuite(t, set) {
+	for fam, recall := range judgeSuite(t, set, false) {
 		t.Logf("%s: worst per-class recall on the calibration half: %.1f%%", fam, 100*worstRecall(recall))
+	}
+	for fam, recall := range judgeSuite(t, set, true) {
+		t.Logf("%s: worst per-class recall on the calibration half by truth: %.1f%%", fam, 100*worstRecall(recall))
 	}
 }
 
@@ -431,7 +478,7 @@ func TestThirdPartyHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the held-out half of the third-party suite")
 	}
-	recall := judgeSuite(t, heldOutSuite())
+	recall := judgeSuite(t, heldOutSuite(), false)
 	for _, fam := range families {
 		floor := heldOutFloor
 		if fam.floor > 0 {
@@ -441,6 +488,39 @@ func TestThirdPartyHeldOut(t *testing.T) {
 		t.Logf("%-20s worst per-class recall on the held-out half: %.1f%% (target 95%%, ratchet %.0f%%)", fam.name, 100*worst, 100*floor)
 		if worst < floor {
 			t.Errorf("%s: worst per-class recall on the held-out half is %.1f%%, below the ratchet %.0f%%", fam.name, 100*worst, 100*floor)
+		}
+	}
+}
+
+// truthFloor is the per-class recall a family keeps on the held-out half
+// labelled by truth (the simulator's counts: a "healthy" run whose limiter
+// let the downstream shed or time out 5 % of what it sent, or a "pipeline"
+// run whose limit turned away 5 % of a light load, fits no class and is
+// left out). The target is 95 % for every family; where a family is below
+// it today, this is its ratchet.
+//
+// First measured (worst class, held-out, by truth): limitscope-gradient
+// 90 %, gcl-gradient2 93 %, gcl-vegas 89 % (±a trace), gcl-aimd 97.5 %,
+// envoy-gradient 95 %, vector-arc 70 % (healthy: its limit wanders in slow
+// swings the classifier calls oscillating). Ratchets a trace below.
+var truthFloor = map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.85, "gcl-vegas": 0.80, "envoy-gradient": 0.90, "vector-arc": 0.65}
+
+// TestThirdPartyHeldOutByTruth judges the held-out half against what each
+// run did rather than what it was meant to show.
+func TestThirdPartyHeldOutByTruth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the held-out half of the third-party suite")
+	}
+	recall := judgeSuite(t, heldOutSuite(), true)
+	for _, fam := range families {
+		floor, ok := truthFloor[fam.name]
+		if !ok {
+			floor = 0.95
+		}
+		worst := worstRecall(recall[fam.name])
+		t.Logf("%-20s worst per-class recall on the held-out half by truth: %.1f%% (target 95%%, ratchet %.0f%%)", fam.name, 100*worst, 100*floor)
+		if worst < floor {
+			t.Errorf("%s: worst per-class recall on the held-out half by truth is %.1f%%, below %.0f%%", fam.name, 100*worst, 100*floor)
 		}
 	}
 }
@@ -476,7 +556,7 @@ func TestThirdPartyWithoutCounters(t *testing.T) {
 		l.samples = smp
 		set = append(set, l)
 	}
-	for fam, recall := range judgeSuite(t, set) {
+	for fam, recall := range judgeSuite(t, set, false) {
 		for c, r := range recall {
 			if r < withoutCountersFloor[c] {
 				t.Errorf("%s without loss and rejection counters: %s recall %.1f%%, below the ratchet %.0f%%", fam, c, 100*r, 100*withoutCountersFloor[c])

@@ -65,6 +65,20 @@ type Result struct {
 	// the interval, the limiter's min RTT, the mean RTT of the interval's
 	// successful responses, loss events and deferrals during the interval.
 	Samples []trace.Sample
+	// Counts is, for each of Samples, what happened in its interval that
+	// no exporter sees whole: the ground truth a labelled test set is
+	// judged by.
+	Counts []IntervalCounts
+}
+
+// IntervalCounts is what one sample interval of a run did with demand.
+type IntervalCounts struct {
+	// Offered is the requests the pipeline had to send; Deferred those it
+	// could not (Result.Deferred); Dispatched those sent.
+	Offered, Deferred, Dispatched int64
+	// Congested is responses lost to congestion (shed for a backlog, or
+	// timed out); Failed the downstream's injected errors.
+	Congested, Failed int64
 }
 
 // Options of one run.
@@ -232,6 +246,7 @@ type runner struct {
 	ivRTTN      int64
 	ivDropped   int64
 	ivDeferred  int64
+	ivCounts    IntervalCounts
 	ownMin      float64
 	ownMinSince int64
 }
@@ -428,6 +443,7 @@ func (r *runner) arrive() {
 		}
 	}
 	r.res.Requests++
+	r.ivCounts.Offered++
 	r.scheduleArrival()
 	if r.waiting.size == 0 && r.inFlight < r.limit() {
 		r.dispatch()
@@ -448,6 +464,7 @@ func (r *runner) arrive() {
 func (r *runner) defer1() {
 	r.res.Deferred++
 	r.ivDeferred++
+	r.ivCounts.Deferred++
 	r.workerDone()
 }
 
@@ -469,6 +486,7 @@ func (r *runner) drain() {
 
 func (r *runner) dispatch() {
 	r.res.Dispatched++
+	r.ivCounts.Dispatched++
 	r.inFlight++
 	id := r.newRequest()
 	q := &r.reqs[id]
@@ -549,6 +567,9 @@ func (r *runner) respond(rtt int64, lost, congestion bool, inFlight int32) {
 	}
 	if congestion {
 		r.minLost++
+		r.ivCounts.Congested++
+	} else if lost {
+		r.ivCounts.Failed++
 	}
 	r.workerDone()
 }
@@ -596,8 +617,10 @@ func (r *runner) sample() {
 		s.Set(trace.FieldDropped, float64(r.ivDropped))
 		s.Set(trace.FieldRejected, float64(r.ivDeferred))
 		r.res.Samples = append(r.res.Samples, s)
+		r.res.Counts = append(r.res.Counts, r.ivCounts)
 	}
 	r.ivRTTSum, r.ivRTTN, r.ivDropped, r.ivDeferred = 0, 0, 0, 0
+	r.ivCounts = IntervalCounts{}
 }
 
 func (r *runner) closeMinute() {

@@ -107,6 +107,35 @@ func TestErrorsAndTimeoutsAreLosses(t *testing.T) {
 	}
 }
 
+// The per-interval counts are the run's totals split by interval: injected
+// errors are failures, timeouts are congestion, and nothing is counted
+// twice or lost between intervals.
+func TestIntervalCountsAddUpToTheRun(t *testing.T) {
+	sc := stepScenario()
+	sc.Duration = Duration(2 * time.Minute)
+	sc.Schedule[0].ErrorRate = f(0.1)
+	sc.Client.Timeout = Duration(40 * time.Millisecond)
+	r := Run(sc, &limiter.Fixed{N: 60}, Options{})
+	if len(r.Counts) != len(r.Samples) {
+		t.Fatalf("%d counts for %d samples", len(r.Counts), len(r.Samples))
+	}
+	var sum IntervalCounts
+	for _, c := range r.Counts {
+		sum.Offered += c.Offered
+		sum.Deferred += c.Deferred
+		sum.Dispatched += c.Dispatched
+		sum.Congested += c.Congested
+		sum.Failed += c.Failed
+	}
+	// the run ends on its last sample: every request falls in an interval
+	if sum.Offered != r.Requests || sum.Deferred != r.Deferred || sum.Dispatched != r.Dispatched || sum.Congested+sum.Failed != r.Lost {
+		t.Fatalf("counts %+v; run: requests %d deferred %d dispatched %d lost %d", sum, r.Requests, r.Deferred, r.Dispatched, r.Lost)
+	}
+	if sum.Congested == 0 || math.Abs(float64(sum.Failed)/float64(sum.Dispatched)-0.1) > 0.02 {
+		t.Fatalf("timeouts %d, failures %.3f of dispatched (error rate 0.1)", sum.Congested, float64(sum.Failed)/float64(sum.Dispatched))
+	}
+}
+
 func TestScenarioYAMLErrors(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
 		{"duration: 1h\nschedule: []\n", "the schedule must start with a step at 0s"},
