@@ -574,6 +574,9 @@ type episodeTrace struct {
 	samples   []trace.Sample
 	incidents [][2]time.Duration // from, to (since the trace's start)
 	interval  time.Duration
+	// why, when set, is why the trace is left out of the score: its world's
+	// healthy time was not healthy
+	why string
 }
 
 // generateEpisodes builds n multi-episode traces per family from seed:
@@ -666,10 +669,15 @@ func timeLabelledCorrectly(e episodeTrace) float64 {
 // from run to run (its probe jitter is global randomness).
 var episodeFloor = map[string]float64{"gcl-aimd": 0.85, "gcl-vegas": 0.80}
 
-func judgeEpisodes(t *testing.T, set []episodeTrace) map[string]float64 {
+func judgeEpisodes(t *testing.T, set []episodeTrace, names []string) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	var worst []string
+	var out []string
 	for _, e := range set {
+		if e.why != "" {
+			out = append(out, fmt.Sprintf("%s: left out (%s)", e.name, e.why))
+			continue
+		}
 		acc := timeLabelledCorrectly(e)
 		sum[e.family] += acc
 		n[e.family]++
@@ -681,12 +689,28 @@ func judgeEpisodes(t *testing.T, set []episodeTrace) map[string]float64 {
 	for _, w := range worst {
 		t.Log(w)
 	}
+	sort.Strings(out)
+	for _, o := range out {
+		t.Log(o)
+	}
 	mean := map[string]float64{}
-	for _, fam := range families {
-		mean[fam.name] = sum[fam.name] / float64(max(n[fam.name], 1))
-		t.Logf("%-20s time labelled correctly on multi-episode traces: %.1f%% (target 90%%)", fam.name, 100*mean[fam.name])
+	for _, name := range names {
+		if n[name] == 0 {
+			t.Errorf("%s: no multi-episode trace was scored (every one was left out)", name)
+			continue
+		}
+		mean[name] = sum[name] / float64(n[name])
+		t.Logf("%-20s time labelled correctly on multi-episode traces: %.1f%% (target 90%%, %d traces)", name, 100*mean[name], n[name])
 	}
 	return mean
+}
+
+func familyNames() []string {
+	var out []string
+	for _, f := range families {
+		out = append(out, f.name)
+	}
+	return out
 }
 
 // TestMultiEpisodeCalibration reports the calibration half's multi-episode
@@ -695,7 +719,7 @@ func TestMultiEpisodeCalibration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the multi-episode calibration traces")
 	}
-	judgeEpisodes(t, generateEpisodes(calibrationSeed, 8))
+	judgeEpisodes(t, generateEpisodes(calibrationSeed, 8), familyNames())
 }
 
 // TestMultiEpisodeHeldOut judges the held-out multi-episode traces: each
@@ -705,7 +729,7 @@ func TestMultiEpisodeHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the multi-episode held-out traces")
 	}
-	for fam, acc := range judgeEpisodes(t, generateEpisodes(heldOutSeed, 8)) {
+	for fam, acc := range judgeEpisodes(t, generateEpisodes(heldOutSeed, 8), familyNames()) {
 		floor := 0.90
 		if f, ok := episodeFloor[fam]; ok {
 			floor = f
