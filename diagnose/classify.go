@@ -245,8 +245,10 @@ const (
 	errorShare   = 0.01
 	// pinnedErrorShare and pinnedRTTRatio: a limit pinned with loss events
 	// at 2 % of completions (with no earlier level in the trace — it starts
-	// mid-incident — only at a hard floor), or pinned with the RTT at 1.5×
-	// the min RTT and loss events present, is degraded.
+	// mid-incident — only at a hard floor, or with the RTT at 1.5× the min
+	// RTT throughout) is degraded. Losses under 2 % with the RTT at 1.5× are
+	// not: a service time with a floor and a tail runs its mean at twice
+	// its minimum with no queue at all.
 	// lostMost: losses making half of what completes (or more) while
 	// completions fell to half is a failing downstream wherever the limit
 	// sits (AIMD's limit frozen while every request times out: it hears of
@@ -651,8 +653,14 @@ func (p *point) merge(q *point) {
 
 // completions estimates the requests completed in the dt ns before p by
 // Little's law: in-flight / RTT (the sample's RTT, else its min RTT) × dt.
-// ok is false without in-flight or an RTT.
-func completions(p *point, dt int64) (float64, bool) {
+// ok is false without in-flight or an RTT. In a trace with an RTT series
+// (rttSeries), an interval with losses and no RTT completed nothing: the
+// RTT is the mean of the interval's successes, and there were none (a
+// downstream shedding everything, not a stale min RTT's 100 a second).
+func completions(p *point, dt int64, rttSeries bool) (float64, bool) {
+	if rttSeries && p.has&trace.FieldRTT == 0 && p.has&(trace.FieldDropped|trace.FieldInFlight) == trace.FieldDropped|trace.FieldInFlight && p.dropped > 0 {
+		return 0, true
+	}
 	rtt := 0.0
 	switch {
 	case p.has&trace.FieldRTT != 0 && p.rtt > 0:
@@ -676,7 +684,7 @@ func RejectedShare(s trace.Sample, dt time.Duration) (float64, bool) {
 }
 
 func (p *point) rejectedShare(dt int64) (float64, bool) {
-	done, ok := completions(p, dt)
+	done, ok := completions(p, dt, false)
 	if !ok || p.has&trace.FieldRejected == 0 || dt <= 0 || p.rejected+done <= 0 || math.IsNaN(p.rejected+done) {
 		return 0, false
 	}
@@ -685,7 +693,7 @@ func (p *point) rejectedShare(dt int64) (float64, bool) {
 
 func (s *Stream) account(p *point, dt int64) {
 	if p.has&trace.FieldRejected != 0 && dt > 0 {
-		if done, ok := completions(p, dt); ok {
+		if done, ok := completions(p, dt, s.have&trace.FieldRTT != 0); ok {
 			s.rejDemand += p.rejected
 			s.doneDemand += done
 			d := p.rejected + done
@@ -1104,17 +1112,19 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// ramp), not the downstream
 	completed, best := math.Min(w.tput, w.tputLast), math.Max(s.tputRef, w.tputFirst)
 	completesLess := !w.hasTput || completed <= tputFall*best
-	// a limit that holds its level while the RTT rises is judged on what
-	// the downstream still completes: half or less of its best is a
-	// downstream that lost most of its capacity; a step down to 60 % that
-	// the limiter does not follow is a standing queue, not degraded
+	// half of its best or less: a downstream that lost most of its
+	// capacity (with losses of half of what completes: failing)
 	completesHalf := !w.hasTput || completed <= collapseDrop*best
 	// the RTT followed a min-RTT rise (or either is unmeasured): a min RTT
 	// up while the RTT is not is an estimate reset, not the downstream
 	rttFollowed := s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase
 	// completions at slowerShare of their best or less: past what a step
-	// to 60 % gives even when a floor keeps a standing queue above it
-	// (Little's law against the best window reads that as 45–60 %)
+	// to 60 % gives even when the limiter does not follow it (a floor, or
+	// AIMD, keeping a standing queue above it: Little's law against the
+	// best window reads that as 45–60 %). A limit that sits anywhere it
+	// did not grow to while the RTT rises is judged so; one holding its
+	// baseline level keeps the half (completesHalf): Vector holding above
+	// a downstream cut to 30 % of its best reads as 42 %
 	completesFar := w.hasTput && completed <= slowerShare*best
 	// the downstream already shed or timed out a material share of what
 	// the limit sent at its calmest: the limit sits above its capacity, and
@@ -1202,10 +1212,14 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// lower. A limit following a smaller downstream jitters around
 		// the new level instead
 		w.class, w.why = Degraded, degradedFloor
-	case w.pinned && errorsUp && (w.dropShare >= pinnedErrorShare && (atFloor || !math.IsInf(s.dropRef, 1)) || w.queuedSome >= persistent),
+	case (pinnedLow || nailed && s.limitRef <= pinnedSpread*w.limitMed && w.floor*pinnedSpread >= w.limitMed) && errorsUp && w.dropShare >= pinnedErrorShare && (atFloor || !math.IsInf(s.dropRef, 1) || w.queuedSome >= persistent),
 		w.pinned && w.limitMed <= floorJitter && lossy && w.hasRejShare && w.rejShare >= bindingShare:
-		// pinned with losses above their calm level (or with no calm level
-		// in the trace: it starts already degraded)
+		// pinned low (or nailed to one value it was never far from: held
+		// at its minimum since the trace began) with losses above their calm
+		// level (or with no calm level in the trace: it starts already
+		// degraded). A saw-tooth whose band sits on the lowest limit seen
+		// (AIMD at its steady state, its ramp-up not in the trace) is not
+		// pinned low
 		w.class, w.why = Degraded, degradedLossyPin
 	case errorsUp && w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil,
 		errorsUp && w.dropShare >= lostMost && completesHalf:
@@ -1330,7 +1344,7 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 			nd++
 			drop += p.dropped
 		}
-		c, ok := completions(p, p.t-pts[i-1].t)
+		c, ok := completions(p, p.t-pts[i-1].t, s.have&trace.FieldRTT != 0)
 		if !ok {
 			continue
 		}

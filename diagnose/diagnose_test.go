@@ -317,7 +317,9 @@ func synth(n int, iv time.Duration, row func(i int) (limit, inFlight, rttMin, rt
 		if m >= 0 { // negative: not measured (failsafe-go, AIMD keep none)
 			s.Set(trace.FieldRTTMin, m)
 		}
-		s.Set(trace.FieldRTT, r)
+		if r >= 0 { // negative: not measured (no success in the interval)
+			s.Set(trace.FieldRTT, r)
+		}
 		if d >= 0 { // negative: not measured
 			s.Set(trace.FieldDropped, d)
 		}

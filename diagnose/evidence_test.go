@@ -285,3 +285,23 @@ func TestOpeningOnAFailingDownstream(t *testing.T) {
 		t.Fatalf("%s (%+v)", r.Class, r.Findings)
 	}
 }
+
+// An interval with losses and no RTT completed nothing (the RTT is the mean
+// of its successes): a downstream in congestion collapse, shedding every
+// request while it works on abandoned ones, completes none — not the
+// hundred a second a stale min RTT would say — and is degraded.
+func TestNoRTTWithLossesCompletedNothing(t *testing.T) {
+	r := Classify("x", synth(80, 15*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i < 40 {
+			return 370 + 5*wobble3(i), 370, 1250, 4900, 0, 1100
+		}
+		return 238, 130, 1250, -1, 2200, 0 // the RTT cell empty: no successes
+	}), Options{})
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "completions fell to 0% of their best")
+	}
+	if r.Class != Degraded || !found {
+		t.Errorf("%s (%+v)", r.Class, r.Findings)
+	}
+}

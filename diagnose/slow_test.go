@@ -7,8 +7,10 @@ package diagnose
 
 import (
 	"testing"
+	"time"
 
 	"github.com/limitscope/limitscope/limiter/sim"
+	"github.com/limitscope/limitscope/trace"
 )
 
 // TestSimulateOutputsGetSensibleVerdicts judges every limiter of the builtin
@@ -57,5 +59,27 @@ func TestSimulateOutputsGetSensibleVerdicts(t *testing.T) {
 				t.Errorf("%s, %s: %s, want %s; findings %+v", c.scenario, r.Limiter, d.Class, c.want[r.Limiter], d.Findings)
 			}
 		}
+	}
+}
+
+// A healthy AIMD saw-tooth whose band sits on the lowest limit seen is not
+// pinned at a floor, whatever losses its back-offs come with:
+// go-concurrency-limits' AIMD on a downstream of 150, recorded from minute
+// 8 on (its ramp-up from 150 not in the recording), every minute holding
+// a back-off or two.
+func TestSawToothOnItsOwnLowIsNotPinned(t *testing.T) {
+	const c = 150.0
+	base := time.Duration(c / 250 * float64(time.Second))
+	sc := testScenario("aimd", 22*time.Minute, time.Second, 7, []sim.Step{{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(1.5 * c / base.Seconds()), ErrorRate: fp(0)}})
+	sc.Downstream.LatencySigma = 0.2
+	sc.Client.Timeout = sim.Duration(10 * base)
+	var smp []trace.Sample
+	for _, s := range sim.Run(sc, aimd(c, 0.9, 1), sim.Options{Name: "aimd"}).Samples {
+		if s.Time.Sub(sim.Epoch) >= 8*time.Minute {
+			smp = append(smp, s)
+		}
+	}
+	if r := Classify("aimd", smp, Options{}); r.Class != Healthy {
+		t.Errorf("%s (%+v)", r.Class, r.Findings)
 	}
 }

@@ -36,7 +36,8 @@ degraded-downstream (critical)
   The downstream can take less than before, and completes less: every
   RTT-based judgement needs the completion rate (in-flight / RTT, Little's
   law) at 80% or less of its best, since a limiter filling its own queue
-  completes as much at a higher RTT. Slower: the min RTT (or the RTT) at
+  completes as much at a higher RTT; an interval with losses and no RTT
+  completed nothing. Slower: the min RTT (or the RTT) at
   1.5× its earlier level while the limit is pinned well below its earlier
   level, fell to 60% of its best, or holds steady with the RTT rising too while
   completions fall to half or less; or, wherever a limit that did not grow
@@ -51,10 +52,11 @@ degraded-downstream (critical)
   (capacity lost with errors, in the first minutes of a recording). Smaller: the
   limit at half its earlier level or less while losses (dropped) reach 1%
   of completions and twice their calm level, or it is pinned with losses.
-  Already degraded: pinned with losses at 2% of completions (or the RTT
-  persistently 1.5× the min RTT); when the trace starts mid-incident (no
-  calm level), losses alone count only at a limit nailed to one value (its
-  configured minimum) or at 1–2 — a limit flipping 8↔9 with losses is as
+  Already degraded: pinned low (well below its earlier level, or nailed to
+  a value it was never above) with losses at 2% of completions; when the
+  trace starts mid-incident (no calm level), only at a limit nailed to one
+  value (its configured minimum) or at 1–2, or with the RTT persistently
+  1.5× the min RTT — a limit flipping 8↔9 with losses is as
   likely probing a healthy downstream's shed point; or pinned at 1–2
   rejecting demand with losses. Held at its minimum (losses not measured):
   the limit fell to half or less and is nailed to one value, in-flight
@@ -62,7 +64,8 @@ degraded-downstream (critical)
   values) or at 1–2. Failing: 5% or more of what
   the limit lets through is lost (and twice the calm level) while in-flight
   uses under half the limit; or half of what completes is lost while
-  completions fall to half, wherever the limit sits. The evidence names
+  completions fall to half, wherever the limit sits (a window losing half
+  with in-flight not pressed against the limit is no calm level). The evidence names
   which it saw, with its numbers. Page the downstream's owner; raising the limit
   would only queue more.
 
