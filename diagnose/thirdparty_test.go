@@ -739,3 +739,76 @@ func TestMultiEpisodeHeldOut(t *testing.T) {
 		}
 	}
 }
+
+// perturbations are what real recordings do to a trace: start late and
+// stop early, miss scrapes, land scrapes off their beat.
+var perturbations = []struct {
+	name  string
+	apply func(smp []trace.Sample, rng *rand.Rand) []trace.Sample
+	// floor is the worst per-class recall by truth each family keeps
+	// under it on the held-out half: a ratchet at its first measurement
+	// less a trace (the target is the unperturbed one's); Vegas' at 65 %,
+	// since it moves 74–94 % from run to run (the library draws its probe
+	// jitter from the global random source the parallel runs share)
+	floor map[string]float64
+}{
+	{"cut to minutes 8–22", func(smp []trace.Sample, _ *rand.Rand) []trace.Sample {
+		var out []trace.Sample
+		for _, s := range smp {
+			if at := s.Time.Sub(sim.Epoch); at >= 8*time.Minute && at < 22*time.Minute {
+				out = append(out, s)
+			}
+		}
+		return out
+	}, // a recording that starts after the ramp-up: AIMD over a capacity
+		// step it does not follow reads like Vector over the shoot-out's
+		// noisy neighbour (degraded), first 67 % for AIMD
+		map[string]float64{"limitscope-gradient": 0.75, "gcl-gradient2": 0.80, "gcl-vegas": 0.65, "gcl-aimd": 0.60, "envoy-gradient": 0.80, "vector-arc": 0.70}},
+	{"10 % of scrapes missed", func(smp []trace.Sample, rng *rand.Rand) []trace.Sample {
+		var out []trace.Sample
+		for _, s := range smp {
+			if rng.Float64() >= 0.1 {
+				out = append(out, s)
+			}
+		}
+		return out
+	}, map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.85, "gcl-vegas": 0.65, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.65}},
+	{"scrapes ±30 % off their beat", func(smp []trace.Sample, rng *rand.Rand) []trace.Sample {
+		out := append([]trace.Sample(nil), smp...)
+		for i := 1; i < len(out); i++ {
+			iv := out[i].Time.Sub(smp[i-1].Time)
+			out[i].Time = out[i].Time.Add(time.Duration((rng.Float64()*0.6 - 0.3) * float64(iv)))
+			if out[i].Time.Before(out[i-1].Time) {
+				out[i].Time = out[i-1].Time
+			}
+		}
+		return out
+	}, map[string]float64{"limitscope-gradient": 0.80, "gcl-gradient2": 0.85, "gcl-vegas": 0.65, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.75}},
+}
+
+// TestThirdPartyHeldOutPerturbed judges the held-out half by truth after
+// each perturbation: verdicts that hold only on whole, punctual traces are
+// not verdicts a recording can trust.
+func TestThirdPartyHeldOutPerturbed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("judges the held-out half of the third-party suite, perturbed")
+	}
+	for _, p := range perturbations {
+		rng := rand.New(rand.NewPCG(heldOutSeed, 13))
+		var set []suiteTrace
+		for _, l := range heldOutSuite() {
+			l.samples = p.apply(l.samples, rng)
+			set = append(set, l)
+		}
+		t.Run(p.name, func(t *testing.T) {
+			recall := judgeSuite(t, set, true)
+			for _, fam := range families {
+				worst, floor := worstRecall(recall[fam.name]), p.floor[fam.name]
+				t.Logf("%-20s %s: worst per-class recall by truth %.1f%% (ratchet %.0f%%)", fam.name, p.name, 100*worst, 100*floor)
+				if worst < floor {
+					t.Errorf("%s, %s: worst per-class recall by truth %.1f%%, below %.0f%%", fam.name, p.name, 100*worst, 100*floor)
+				}
+			}
+		})
+	}
+}
