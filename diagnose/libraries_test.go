@@ -33,7 +33,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -95,14 +94,9 @@ func (g *gclReal) acquire() (func(bool), bool) {
 	}, true
 }
 
-func (g *gclReal) limit() float64    { return float64(g.st.GetLimit()) }
-func (g *gclReal) inFlight() float64 { return float64(g.st.GetBusyCount()) }
-func (g *gclReal) minRTT() time.Duration {
-	if g.rttMin == nil {
-		return 0
-	}
-	return time.Duration(g.rttMin())
-}
+func (g *gclReal) limit() float64        { return float64(g.st.GetLimit()) }
+func (g *gclReal) inFlight() float64     { return float64(g.st.GetBusyCount()) }
+func (g *gclReal) minRTT() time.Duration { return nanos(g.rttMin) }
 
 // failsafeReal is failsafe-go's adaptive limiter (no queueing): a
 // rejected request is refused at once.
@@ -678,21 +672,12 @@ var realFamilies = []realFamily{
 	},
 }
 
-// realTrace is one trace of the real-libraries suite: labelled by its
-// world's truth, or left out (label "", with why).
-type realTrace struct {
-	labelled
-	family string
-	intent Class
-	why    string
-}
-
 // generateReal builds perClass traces per class and library from seed.
-func generateReal(t *testing.T, seed uint64, perClass int) []realTrace {
+func generateReal(t *testing.T, seed uint64, perClass int) []suiteTrace {
 	rng := rand.New(rand.NewPCG(seed, 29))
 	scales := []float64{1, 4, 10, 30, 100, 250, 500}
 	intervals := []time.Duration{time.Second, 5 * time.Second, 15 * time.Second}
-	var specs []func() realTrace
+	var specs []func() suiteTrace
 	for _, fam := range realFamilies {
 		for i := 0; i < perClass; i++ {
 			c := scales[rng.IntN(len(scales))]
@@ -717,7 +702,7 @@ func generateReal(t *testing.T, seed uint64, perClass int) []realTrace {
 				return fmt.Sprintf("%s/%s C=%v iv=%v tail=%v σ=%.1f lag=%v v=%d load=%.2f", fam.name, what, c, iv, tail, sigma, lag.Round(time.Millisecond), variant, load)
 			}
 			mk := func(intent Class, what string, sp worldSpec, build func(float64) realLimiter) {
-				specs = append(specs, func() realTrace {
+				specs = append(specs, func() suiteTrace {
 					smp, truth := runWorld(t, sp, fam.name, func() realLimiter { return build(c) })
 					label, why := truth.label(intent)
 					if intent == Degraded && c == 1 && variant%3 == 0 {
@@ -725,7 +710,7 @@ func generateReal(t *testing.T, seed uint64, perClass int) []realTrace {
 						// errors changed
 						label, why = "", "a capacity of 1 cannot fall (only errors appeared)"
 					}
-					return realTrace{labelled{name: name(what), label: label, samples: smp}, fam.name, intent, why}
+					return suiteTrace{labelled{name: name(what), label: intent, samples: smp}, fam.name, label, why}
 				})
 			}
 			// healthy: binding demand, perhaps a capacity step with no errors
@@ -780,74 +765,6 @@ func generateReal(t *testing.T, seed uint64, perClass int) []realTrace {
 	return runAll(specs)
 }
 
-// judgeReal prints the confusion matrix per library and returns each
-// library's recall per class.
-func judgeReal(t *testing.T, set []realTrace) map[string]map[Class]float64 {
-	classes := []Class{Healthy, PipelineBound, Degraded, Oscillating}
-	cols := append(append([]Class{}, classes...), Insufficient)
-	byFam := map[string]map[Class]map[Class]int{}
-	var wrong, out []string
-	for _, l := range set {
-		l := l
-		r := Classify(l.name, l.samples, Options{})
-		if l.label == "" {
-			out = append(out, fmt.Sprintf("%s: left out (%s); verdict %s", l.name, l.why, r.Class))
-			continue
-		}
-		if byFam[l.family] == nil {
-			byFam[l.family] = map[Class]map[Class]int{}
-		}
-		if byFam[l.family][l.label] == nil {
-			byFam[l.family][l.label] = map[Class]int{}
-		}
-		byFam[l.family][l.label][r.Class]++
-		if r.Class != l.label {
-			var fs []string
-			for _, f := range r.Findings {
-				fs = append(fs, fmt.Sprintf("%s %s–%s[%s]", f.Class, f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary))
-			}
-			wrong = append(wrong, fmt.Sprintf("%s: want %s (meant %s) got %s (%d samples): %s", l.name, l.label, l.intent, r.Class, len(l.samples), strings.Join(fs, "; ")))
-		}
-	}
-	recall := map[string]map[Class]float64{}
-	var b strings.Builder
-	for _, fam := range realFamilies {
-		m := byFam[fam.name]
-		recall[fam.name] = map[Class]float64{}
-		fmt.Fprintf(&b, "\n%s\n%-22s", fam.name, "label \\ verdict")
-		for _, c := range cols {
-			fmt.Fprintf(&b, "%14s", shortClass(c))
-		}
-		b.WriteString("  recall\n")
-		for _, l := range classes {
-			total := 0
-			for _, n := range m[l] {
-				total += n
-			}
-			if total == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "%-22s", l)
-			for _, c := range cols {
-				fmt.Fprintf(&b, "%14d", m[l][c])
-			}
-			recall[fam.name][l] = float64(m[l][l]) / float64(total)
-			fmt.Fprintf(&b, "  %.1f%%\n", 100*recall[fam.name][l])
-		}
-	}
-	t.Log(b.String())
-	sort.Strings(wrong)
-	for _, w := range wrong {
-		t.Log(w)
-	}
-	sort.Strings(out)
-	t.Logf("%d of %d traces left out: their world's story fits no class", len(out), len(set))
-	for _, o := range out {
-		t.Log(o)
-	}
-	return recall
-}
-
 // dumpSuite writes each trace of a labelled set as a trace-format CSV file
 // into the directory $LIMITSCOPE_SUITE_DUMP (when set), named after its
 // label and index, so a miss can be read with the shipped binary
@@ -882,14 +799,6 @@ func dumpSuite(t *testing.T, set []labelled) {
 	t.Logf("wrote %d traces to %s", len(set), dir)
 }
 
-func labelledOf(set []realTrace) []labelled {
-	out := make([]labelled, len(set))
-	for i, r := range set {
-		out[i] = r.labelled
-	}
-	return out
-}
-
 // TestRealLibrariesCalibration is where thresholds are tuned against the
 // real libraries: it reports the calibration half only, and runs when
 // asked (make calibrate: LIMITSCOPE_CALIBRATE=1), since it asserts nothing.
@@ -899,7 +808,7 @@ func TestRealLibrariesCalibration(t *testing.T) {
 	}
 	set := generateReal(t, calibrationSeed, 20)
 	dumpSuite(t, labelledOf(set))
-	judgeReal(t, set)
+	judgeSuite(t, set, true, realFamilyNames())
 }
 
 // realHeldOutFloor is the per-class recall each library keeps on the
@@ -919,7 +828,7 @@ func TestRealLibrariesHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real limiter libraries through the held-out half")
 	}
-	recall := judgeReal(t, generateReal(t, heldOutSeed, 10))
+	recall := judgeSuite(t, generateReal(t, heldOutSeed, 10), true, realFamilyNames())
 	for _, fam := range realFamilies {
 		for c, r := range recall[fam.name] {
 			floor, ok := realHeldOutFloor[fam.name]

@@ -64,7 +64,7 @@ func (r *lastValueRegistry) RegisterDistribution(id string, _ ...string) core.Me
 // gclLimiter drives a go-concurrency-limits core.Limit in virtual time.
 type gclLimiter struct {
 	lim    core.Limit
-	minRTT func() float64 // ns, 0 when the algorithm keeps none
+	minRTT func() int64 // ns; nil when the algorithm keeps none
 
 	nextUpdate int64
 	n          int
@@ -108,11 +108,15 @@ func (g *gclLimiter) Observe(now time.Time, rtt time.Duration, inFlight int, dro
 
 func (g *gclLimiter) Limit() float64 { return float64(g.lim.EstimatedLimit()) }
 
-func (g *gclLimiter) MinRTT() time.Duration {
-	if g.minRTT == nil {
+func (g *gclLimiter) MinRTT() time.Duration { return nanos(g.minRTT) }
+
+// nanos reads a library's min-RTT estimate in nanoseconds (0 when it keeps
+// none: f is nil).
+func nanos(f func() int64) time.Duration {
+	if f == nil {
 		return 0
 	}
-	return time.Duration(g.minRTT())
+	return time.Duration(f())
 }
 
 // family builds a limiter of one algorithm for a downstream of capacity c.
@@ -133,13 +137,12 @@ type family struct {
 func gradient2(c float64, smoothing float64, queue int) limiter.Limiter {
 	reg := &lastValueRegistry{}
 	l, _ := gcl.NewGradient2Limit("g2", int(c), int(10*c)+20, 4, func(int) int { return queue }, smoothing, 600, nil, reg)
-	id := core.PrefixMetricWithName(core.MetricMinRTT, "g2")
-	return &gclLimiter{lim: l, minRTT: func() float64 { return reg.last[id].v }}
+	return &gclLimiter{lim: l, minRTT: gclRegistryMinRTT(reg, "g2")}
 }
 
 func vegas(c float64, smoothing float64) limiter.Limiter {
 	l := gcl.NewVegasLimitWithRegistry("vegas", int(c), nil, int(10*c)+20, smoothing, nil, nil, nil, nil, nil, -1, nil, nil)
-	return &gclLimiter{lim: l, minRTT: func() float64 { return float64(l.RTTNoLoad()) }}
+	return &gclLimiter{lim: l, minRTT: l.RTTNoLoad}
 }
 
 func aimd(c float64, backoff float64, inc int) limiter.Limiter {
@@ -349,19 +352,24 @@ func simTruth(r sim.Result, from time.Duration) worldTruth {
 	return tr
 }
 
-// judgeSuite prints the confusion matrix per family and returns each
-// family's recall per class: by the label each trace was meant to have,
-// or (byTruth) by what its run did, leaving out what fits no class.
-func judgeSuite(t *testing.T, set []suiteTrace, byTruth bool) map[string]map[Class]float64 {
+// judgeSuite prints the confusion matrix per family (names, in order) and
+// returns each family's recall per class: by the label each trace was meant
+// to have, or (byTruth) by what its run did, leaving out what fits no class.
+func judgeSuite(t *testing.T, set []suiteTrace, byTruth bool, names []string) map[string]map[Class]float64 {
 	classes := []Class{Healthy, PipelineBound, Degraded, Oscillating}
+	cols := append(append([]Class{}, classes...), Insufficient, StandingQueue)
 	byFam := map[string]map[Class]map[Class]int{}
 	var wrong, out []string
 	for _, l := range set {
 		r := Classify(l.name, l.samples, Options{})
+		meant := ""
 		if byTruth {
 			if l.truth == "" {
 				out = append(out, fmt.Sprintf("%s: left out (%s); verdict %s", l.name, l.why, r.Class))
 				continue
+			}
+			if l.truth != l.label {
+				meant = fmt.Sprintf(" (meant %s)", l.label)
 			}
 			l.label = l.truth
 		}
@@ -376,35 +384,35 @@ func judgeSuite(t *testing.T, set []suiteTrace, byTruth bool) map[string]map[Cla
 		if r.Class != l.label {
 			var fs []string
 			for _, f := range r.Findings {
-				fs = append(fs, fmt.Sprintf("%s[%s]", f.Class, f.Evidence.Summary))
+				fs = append(fs, fmt.Sprintf("%s %s–%s[%s]", f.Class, f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary))
 			}
-			wrong = append(wrong, fmt.Sprintf("%s: want %s got %s: %s", l.name, l.label, r.Class, strings.Join(fs, "; ")))
+			wrong = append(wrong, fmt.Sprintf("%s: want %s%s got %s (%d samples): %s", l.name, l.label, meant, r.Class, len(l.samples), strings.Join(fs, "; ")))
 		}
 	}
 	recall := map[string]map[Class]float64{}
 	var b strings.Builder
-	for _, fam := range families {
-		m := byFam[fam.name]
-		recall[fam.name] = map[Class]float64{}
-		fmt.Fprintf(&b, "\n%s\n%-22s", fam.name, "label \\ verdict")
-		for _, c := range append(classes, Insufficient, StandingQueue) {
+	for _, name := range names {
+		m := byFam[name]
+		recall[name] = map[Class]float64{}
+		fmt.Fprintf(&b, "\n%s\n%-22s", name, "label \\ verdict")
+		for _, c := range cols {
 			fmt.Fprintf(&b, "%14s", shortClass(c))
 		}
 		b.WriteString("  recall\n")
 		for _, l := range classes {
-			fmt.Fprintf(&b, "%-22s", l)
 			total := 0
 			for _, n := range m[l] {
 				total += n
 			}
-			for _, c := range append(classes, Insufficient, StandingQueue) {
+			if total == 0 {
+				continue // the family has no trace of this class
+			}
+			fmt.Fprintf(&b, "%-22s", l)
+			for _, c := range cols {
 				fmt.Fprintf(&b, "%14d", m[l][c])
 			}
-			rec := float64(m[l][l]) / float64(max(total, 1))
-			if total > 0 {
-				recall[fam.name][l] = rec
-			}
-			fmt.Fprintf(&b, "  %.1f%%\n", 100*rec)
+			recall[name][l] = float64(m[l][l]) / float64(total)
+			fmt.Fprintf(&b, "  %.1f%%\n", 100*recall[name][l])
 		}
 	}
 	t.Log(b.String())
@@ -420,6 +428,15 @@ func judgeSuite(t *testing.T, set []suiteTrace, byTruth bool) map[string]map[Cla
 		}
 	}
 	return recall
+}
+
+// labelledOf returns the labelled traces of a suite (for dumpSuite).
+func labelledOf(set []suiteTrace) []labelled {
+	out := make([]labelled, len(set))
+	for i, l := range set {
+		out[i] = l.labelled
+	}
+	return out
 }
 
 // worstRecall is the lowest recall of any class.
@@ -449,16 +466,11 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 		t.Skip("simulates the calibration half of the third-party suite")
 	}
 	set := generateSuite(calibrationSeed, 20)
-	ls := make([]labelled, len(set))
-	for i, l := range set {
-		ls[i] = l.labelled
-		ls[i].name = l.name
-	}
-	dumpSuite(t, ls)
-	for fam, recall := range judgeSuite(t, set, false) {
+	dumpSuite(t, labelledOf(set))
+	for fam, recall := range judgeSuite(t, set, false, familyNames()) {
 		t.Logf("%s: worst per-class recall on the calibration half: %.1f%%", fam, 100*worstRecall(recall))
 	}
-	for fam, recall := range judgeSuite(t, set, true) {
+	for fam, recall := range judgeSuite(t, set, true, familyNames()) {
 		t.Logf("%s: worst per-class recall on the calibration half by truth: %.1f%%", fam, 100*worstRecall(recall))
 	}
 }
@@ -478,7 +490,7 @@ func TestThirdPartyHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the held-out half of the third-party suite")
 	}
-	recall := judgeSuite(t, heldOutSuite(), false)
+	recall := judgeSuite(t, heldOutSuite(), false, familyNames())
 	for _, fam := range families {
 		floor := heldOutFloor
 		if fam.floor > 0 {
@@ -511,7 +523,7 @@ func TestThirdPartyHeldOutByTruth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the held-out half of the third-party suite")
 	}
-	recall := judgeSuite(t, heldOutSuite(), true)
+	recall := judgeSuite(t, heldOutSuite(), true, familyNames())
 	for _, fam := range families {
 		floor, ok := truthFloor[fam.name]
 		if !ok {
@@ -556,7 +568,7 @@ func TestThirdPartyWithoutCounters(t *testing.T) {
 		l.samples = smp
 		set = append(set, l)
 	}
-	for fam, recall := range judgeSuite(t, set, false) {
+	for fam, recall := range judgeSuite(t, set, false, familyNames()) {
 		for c, r := range recall {
 			if r < withoutCountersFloor[c] {
 				t.Errorf("%s without loss and rejection counters: %s recall %.1f%%, below the ratchet %.0f%%", fam, c, 100*r, 100*withoutCountersFloor[c])
@@ -801,7 +813,7 @@ func TestThirdPartyHeldOutPerturbed(t *testing.T) {
 			set = append(set, l)
 		}
 		t.Run(p.name, func(t *testing.T) {
-			recall := judgeSuite(t, set, true)
+			recall := judgeSuite(t, set, true, familyNames())
 			for _, fam := range families {
 				worst, floor := worstRecall(recall[fam.name]), p.floor[fam.name]
 				t.Logf("%-20s %s: worst per-class recall by truth %.1f%% (ratchet %.0f%%)", fam.name, p.name, 100*worst, 100*floor)
