@@ -864,21 +864,14 @@ func generateRealEpisodes(t *testing.T, seed uint64, n int) []episodeTrace {
 			base := time.Duration(c / 100 * float64(time.Second))
 			thr := c / base.Seconds()
 			steps := []worldStep{{Capacity: c, Base: base, Demand: 1.5 * thr, ErrRate: -1}}
-			var incidents [][2]time.Duration
-			at := 8 * time.Minute
-			for k := 1 + rng.IntN(3); k > 0 && at < 38*time.Minute; k-- {
-				d := time.Duration(1+rng.IntN(10)) * time.Minute
-				if at+d > 40*time.Minute {
-					d = 40*time.Minute - at
-				}
-				if rng.IntN(2) == 0 {
-					steps = append(steps, worldStep{At: at, Capacity: max(1, 0.3*c), ErrRate: 0.05})
+			incidents, capacityLost := drawIncidents(rng)
+			for k, in := range incidents {
+				if capacityLost[k] {
+					steps = append(steps, worldStep{At: in[0], Capacity: max(1, 0.3*c), ErrRate: 0.05})
 				} else {
-					steps = append(steps, worldStep{At: at, Base: 3 * base})
+					steps = append(steps, worldStep{At: in[0], Base: 3 * base})
 				}
-				steps = append(steps, worldStep{At: at + d, Capacity: c, Base: base, ErrRate: -1})
-				incidents = append(incidents, [2]time.Duration{at, at + d})
-				at += d + time.Duration(6+rng.IntN(5))*time.Minute
+				steps = append(steps, worldStep{At: in[1], Capacity: c, Base: base, ErrRate: -1})
 			}
 			spec := worldSpec{steps: steps, dur: 45 * time.Minute, interval: iv, jitter: 0.1, tail: tail, sigma: sigma, timeout: max(time.Second, 10*base), seed: s}
 			name := fmt.Sprintf("%s/episodes C=%v iv=%v tail=%v σ=%.1f %v", fam.name, c, iv, tail, sigma, incidents)
@@ -898,11 +891,7 @@ func generateRealEpisodes(t *testing.T, seed uint64, n int) []episodeTrace {
 }
 
 func realFamilyNames() []string {
-	var out []string
-	for _, f := range realFamilies {
-		out = append(out, f.name)
-	}
-	return out
+	return namesOf(realFamilies, func(f realFamily) string { return f.name })
 }
 
 // TestRealLibrariesEpisodesCalibration reports the calibration half's

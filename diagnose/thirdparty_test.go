@@ -609,21 +609,14 @@ func generateEpisodes(seed uint64, n int) []episodeTrace {
 			base := time.Duration(c / 250 * float64(time.Second))
 			thr := c / base.Seconds()
 			steps := []sim.Step{{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(1.5 * thr), ErrorRate: fp(0)}}
-			var incidents [][2]time.Duration
-			at := 8 * time.Minute
-			for k := 1 + rng.IntN(3); k > 0 && at < 38*time.Minute; k-- {
-				d := time.Duration(1+rng.IntN(10)) * time.Minute
-				if at+d > 40*time.Minute {
-					d = 40*time.Minute - at
-				}
-				if rng.IntN(2) == 0 {
-					steps = append(steps, sim.Step{At: sim.Duration(at), Capacity: fp(max(1, 0.3*c)), ErrorRate: fp(0.05)})
+			incidents, capacityLost := drawIncidents(rng)
+			for k, in := range incidents {
+				if capacityLost[k] {
+					steps = append(steps, sim.Step{At: sim.Duration(in[0]), Capacity: fp(max(1, 0.3*c)), ErrorRate: fp(0.05)})
 				} else {
-					steps = append(steps, sim.Step{At: sim.Duration(at), BaseLatency: dp(3 * base)})
+					steps = append(steps, sim.Step{At: sim.Duration(in[0]), BaseLatency: dp(3 * base)})
 				}
-				steps = append(steps, sim.Step{At: sim.Duration(at + d), Capacity: fp(c), BaseLatency: dp(base), ErrorRate: fp(0)})
-				incidents = append(incidents, [2]time.Duration{at, at + d})
-				at += d + time.Duration(6+rng.IntN(5))*time.Minute
+				steps = append(steps, sim.Step{At: sim.Duration(in[1]), Capacity: fp(c), BaseLatency: dp(base), ErrorRate: fp(0)})
 			}
 			name := fmt.Sprintf("%s/episodes C=%v iv=%v σ=%.1f %v", fam.name, c, iv, sigma, incidents)
 			specs = append(specs, func() episodeTrace {
@@ -636,6 +629,24 @@ func generateEpisodes(seed uint64, n int) []episodeTrace {
 		}
 	}
 	return runAll(specs)
+}
+
+// drawIncidents draws a multi-episode trace's incidents from rng: one to
+// three of 1–10 minutes from minute 8, ending by minute 40, at least 6
+// healthy minutes apart; each loses capacity with errors (capacityLost) or
+// triples the latency.
+func drawIncidents(rng *rand.Rand) (incidents [][2]time.Duration, capacityLost []bool) {
+	at := 8 * time.Minute
+	for k := 1 + rng.IntN(3); k > 0 && at < 38*time.Minute; k-- {
+		d := time.Duration(1+rng.IntN(10)) * time.Minute
+		if at+d > 40*time.Minute {
+			d = 40*time.Minute - at
+		}
+		capacityLost = append(capacityLost, rng.IntN(2) == 0)
+		incidents = append(incidents, [2]time.Duration{at, at + d})
+		at += d + time.Duration(6+rng.IntN(5))*time.Minute
+	}
+	return incidents, capacityLost
 }
 
 // timeLabelledCorrectly is the share of a trace's samples whose verdict
@@ -717,10 +728,13 @@ func judgeEpisodes(t *testing.T, set []episodeTrace, names []string) map[string]
 	return mean
 }
 
-func familyNames() []string {
-	var out []string
-	for _, f := range families {
-		out = append(out, f.name)
+func familyNames() []string { return namesOf(families, func(f family) string { return f.name }) }
+
+// namesOf lists the names of a suite's families, in order.
+func namesOf[F any](fs []F, name func(F) string) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = name(f)
 	}
 	return out
 }
