@@ -285,7 +285,7 @@ func (s *Stream) unreachable() []Unreachable {
 		u = append(u, Unreachable{StaleRTTMin, "no rtt_ms series to compare the min RTT with"})
 	}
 	if s.have&trace.FieldDropped == 0 {
-		u = append(u, Unreachable{ErrorAcceleration, "no dropped series"})
+		u = append(u, Unreachable{ErrorAcceleration, "no dropped series (nor, for degraded-downstream, a downstream that lost capacity with errors at a flat latency: without losses it reads as a healthy step down; only a slower downstream, or a limit nailed at its minimum, shows)"})
 	}
 	return u
 }
