@@ -194,7 +194,7 @@ const (
 	// long-RTT downstream has a period of minutes and a band of 50–67 %,
 	// while a shallow back-off (Vector's ARC, ×0.9) wanders by 10–35 %.
 	oscSlowLegs = 2
-	oscSlowBand = 0.3
+	oscSlowBand = 0.4
 	// slowLevels, slowLegFraction and slowMinLegs: a limit swinging slower
 	// than one window (a mis-tuned limiter wandering over minutes while
 	// each one-minute window looks settled) shows in the window medians:
