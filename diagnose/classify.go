@@ -286,6 +286,17 @@ const (
 	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
 	// its level at the baseline is the limiter's own queue.
 	ownQueueGrowth = 1.1
+	// slowerGrownShare, slowerGrownRTTRise: completions at a third of their
+	// best with the RTT (or min RTT) doubled are a slower downstream even
+	// where the limit grew past its baseline level. A limiter's own queue
+	// raises the RTT at a held completion rate (Little's law), it does not
+	// cut completions to a third; a limiter deaf to latency does grow into a
+	// slower downstream (go-concurrency-limits' AIMD backs off on drops
+	// only, failsafe-go's limit climbs while its requests time out).
+	// Calibration: real AIMD degraded 90 → 100 %, failsafe-go multi-episode
+	// time 84.5 → 88.8 %, no healthy or pipeline-bound trace lost.
+	slowerGrownShare   = 0.33
+	slowerGrownRTTRise = 2
 )
 
 // Options of a classification.
@@ -1185,7 +1196,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
 			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && completesHalf && rttFollowed ||
 		completesFar && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && rttFollowed && !aboveCapacity &&
-			w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned):
+			(w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) || completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned):
 		// slower: the min RTT (or the RTT) rose 1.5× while the limit sat
 		// low (pinned, or fallen to 60 %), or held its level, and the
 		// downstream completes less. A limit swinging widely above its
@@ -1198,7 +1209,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// a min-RTT series, where the RTT that stands in for it includes
 		// the limiter's own queue (AIMD above a downstream that stepped
 		// down to 60 %), only that is — unless the limit already sat above
-		// the downstream's capacity (losses at the calm level)
+		// the downstream's capacity (losses at the calm level). A limit
+		// that grew is slower too where completions fell to a third with
+		// the RTT doubled (slowerGrownShare)
 		w.class = Degraded
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
 		// smaller: the limit fell to half its earlier level and stays,

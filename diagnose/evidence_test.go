@@ -199,7 +199,7 @@ func TestHeldAtItsMinimumSaysSo(t *testing.T) {
 }
 
 // A downstream that loses most of what it is sent while completions fall
-// to a tenth is failing wherever the limit sits: AIMD's limit stays frozen
+// to a third is failing wherever the limit sits: AIMD's limit stays frozen
 // when every request of a window times out (it hears of a loss only with a
 // success in the same window).
 func TestMostLostWithTheLimitFrozenIsDegraded(t *testing.T) {
@@ -207,14 +207,15 @@ func TestMostLostWithTheLimitFrozenIsDegraded(t *testing.T) {
 		if i < 600 {
 			return 100 + wobble3(i), 100, 20, 21, 0, 500
 		}
-		// 90 in flight at 200 ms complete 450 a second, a tenth of before;
-		// 1000 lost a second is 69 % of what the limit lets through; the
-		// limit is not at its floor and the min RTT follows the RTT
-		return 120, 90, 190, 200, 1000, 0
+		// 60 in flight at 38 ms complete 1,579 a second, a third of before;
+		// 2000 lost a second is 56 % of what the limit lets through; the
+		// limit is not at its floor and the min RTT follows the RTT, up
+		// under 2× (a slower downstream's rise is the other rule)
+		return 120, 60, 36, 38, 2000, 0
 	}), Options{})
 	found := false
 	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "completions fell to 9% of their best: the downstream fails what the limit lets through")
+		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "completions fell to 33% of their best: the downstream fails what the limit lets through")
 	}
 	if r.Class != Degraded || !found {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
@@ -240,6 +241,43 @@ func TestSlowerWhereverTheLimitSits(t *testing.T) {
 	}
 	if r.Class != Degraded || !found {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
+	}
+}
+
+// A limiter deaf to latency (AIMD backs off on drops only) grew its limit
+// by half and later the downstream got slower: completions at a fifth of
+// their best with the RTT up 5× are degraded although the limit sits above
+// its level at the baseline. A limit growing to 3× over its own queue (the
+// RTT tripled, completions held) is not.
+func TestSlowerWhileTheLimitGrew(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		row      func(i int) (limit, rtt float64)
+		degraded bool
+	}{
+		{"completions at a fifth", func(i int) (float64, float64) {
+			l := min(30, 20+float64(max(0, i-300))/20) // 20 → 30 over minutes 5–8
+			if i >= 700 {
+				return l, 800 // 30 / 0.8 s = 37 a second: a fifth of 200
+			}
+			return l, 1000 * l / 200 // its own queue: 200 a second complete
+		}, true},
+		{"own queue, completions held", func(i int) (float64, float64) {
+			l := min(60, 20+float64(max(0, i-300))/10) // 20 → 60 over minutes 5–12
+			return l, 1000 * l / 200
+		}, false},
+	} {
+		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			l, rtt := c.row(i)
+			return l, l, rtt - 10, rtt, 0, 300
+		}), Options{})
+		found := false
+		for _, f := range r.Findings {
+			found = found || f.Class == Degraded
+		}
+		if found != c.degraded {
+			t.Errorf("%s: a degraded finding is %v, want %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
+		}
 	}
 }
 

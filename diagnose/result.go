@@ -354,7 +354,9 @@ func (s *Stream) describe(f *Finding) {
 				what = "the RTT (no min-RTT series)"
 			}
 			if w.rttRise >= degradedRTTRise || w.rttAt <= 0 {
-				sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.rttMinMed, w.limitMed, w.floor, w.ref)
+				// the rise is to the window's median or its last third,
+				// whichever is higher (a rise late in the window)
+				sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.base*w.rttRise, w.limitMed, w.floor, w.ref)
 			} else {
 				// decided by the RTT: the min-RTT estimate did not follow
 				sum = fmt.Sprintf("the RTT rose %.2f× (from %.1f ms to %.1f ms; the min-RTT estimate moved %.2f×) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttMed/w.rttAt, w.rttAt, w.rttMed, w.rttRise, w.limitMed, w.floor, w.ref)
