@@ -98,6 +98,10 @@ const (
 	// changeGain: a level shift explains at least half of a series'
 	// variance around the old window edge before the edge moves to it.
 	changeGain = 0.5
+	// changeFlat: a series whose standard deviation around the old edge is
+	// under 1 % of its mean is flat there and places no boundary (a min-RTT
+	// estimate held for minutes while the limit falls).
+	changeFlat = 0.01
 	// autoWindowSamples, MinAutoWindow and autoWindowProbe: a window chosen
 	// from the data holds 15 sample intervals (5 minutes at 20 s sampling, 3¾ at
 	// 15 s, so a one-minute incident is a quarter of a window), at least a minute
@@ -894,16 +898,26 @@ func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
 		func(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLimit != 0 },
 		func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 },
 	} {
-		var n, sum, sq float64
+		var n, sum float64
 		for i := range seg {
 			if v, ok := get(&seg[i]); ok {
 				n++
 				sum += v
-				sq += v * v
 			}
 		}
-		total := sq - sum*sum/math.Max(n, 1)
-		if n < 2*minWindowSamples || total <= 0 {
+		if n < 2*minWindowSamples {
+			continue
+		}
+		// the squared deviation in two passes: Σv² − (Σv)²/n of a series
+		// held at one value is rounding, which made any split "explain"
+		// all of it
+		mean, total := sum/n, 0.0
+		for i := range seg {
+			if v, ok := get(&seg[i]); ok {
+				total += (v - mean) * (v - mean)
+			}
+		}
+		if total <= changeFlat*changeFlat*mean*mean*n {
 			continue
 		}
 		var ln, lsum float64
@@ -1162,8 +1176,13 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// or fell so, in one move (not a swing), with in-flight still
 		// pressed against it (demand did not fall away), while losses made
 		// 2 % of what completed, above any calm level: a trace that opens
-		// on an incident's first minutes, capacity lost with errors
-		fellLossy = w.hasDropShare && w.dropShare >= pinnedErrorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef) && w.legs <= 1
+		// on an incident's first minutes, capacity lost with errors. One
+		// move is counted against the level the limit fell from as well: a
+		// window that is mostly the fallen level has a median that makes
+		// any wobble before the fall a swing — unless the window before
+		// swung (a tooth of AIMD's saw-tooth is not a fall)
+		fellLossy = w.hasDropShare && w.dropShare >= pinnedErrorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef) &&
+			(w.legs <= 1 || !s.prevSwing && s.countLegs(raw, times, math.Max(oscLegFraction*w.limitFirst, jitter(w.limitFirst))) <= 1)
 		if fellLossy {
 			_, pressed := thirds(s, pts, func(p *point) (float64, bool) {
 				return p.inFlight / p.limit, p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0
@@ -1193,6 +1212,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	case fellLossy:
 		w.class, w.why = Degraded, degradedFellLossy
 	case completesLess && (!w.rttProxy || completesFar) && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
+		completesFar && w.limitMed <= collapseDrop*w.ref && calm && w.hasUtil && w.util >= unboundUtil && s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity ||
 		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
 			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && completesHalf && rttFollowed ||
 		completesFar && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && rttFollowed && !aboveCapacity &&
@@ -1211,7 +1231,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// down to 60 %), only that is — unless the limit already sat above
 		// the downstream's capacity (losses at the calm level). A limit
 		// that grew is slower too where completions fell to a third with
-		// the RTT doubled (slowerGrownShare)
+		// the RTT doubled (slowerGrownShare). A limit fallen to half, calm,
+		// with in-flight against it and completions at slowerShare needs
+		// only the RTT up rttFollows (1.25×): a limiter that sat above its
+		// downstream with a standing queue (gcl's Gradient) sees less of
+		// the downstream's latency rise than the downstream had, while one
+		// following a smaller downstream at its old latency sees none
 		w.class = Degraded
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
 		// smaller: the limit fell to half its earlier level and stays,

@@ -688,3 +688,32 @@ func TestCoarseSamplingGetsVerdicts(t *testing.T) {
 		t.Errorf("the healthy start is not reported first: %+v", r.Findings)
 	}
 }
+
+// A min-RTT estimate held at one value for minutes (go-concurrency-limits'
+// Gradient between its resets) places no boundary: the sum of squares of a
+// constant series is only rounding, and the incident's start is where the
+// limit fell, not the first sample a split of that rounding "explained".
+func TestHeldMinRTTPlacesNoBoundary(t *testing.T) {
+	const fall = 32 // the incident, from sample 32 (8 min at 15 s)
+	samples := synth(60, 15*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i < fall {
+			l := 350 + 10*wobble3(i)
+			return l, l, 1261.836, 4800, 0, 1100
+		}
+		l := math.Max(40, 350*math.Pow(0.7, float64(i-fall+1)))
+		return l, l, 1261.836, 4800, 0.05 * l / 4.8 * 15, 1900 // losses 5 % of completions
+	})
+	r := Classify("x", samples, Options{})
+	var deg *Finding
+	for i := range r.Findings {
+		if r.Findings[i].Class == Degraded && deg == nil {
+			deg = &r.Findings[i]
+		}
+	}
+	if deg == nil {
+		t.Fatalf("the incident was not found: %+v", r.Findings)
+	}
+	if start := deg.Start.Sub(sim.Epoch); start < (fall-3)*15*time.Second || start > (fall+2)*15*time.Second+30*time.Second {
+		t.Errorf("degraded from %v, the limit fell at %v (%+v)", start, fall*15*time.Second, r.Findings)
+	}
+}

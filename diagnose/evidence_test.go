@@ -310,6 +310,33 @@ func TestFallToHalfWithLossesOpensATrace(t *testing.T) {
 	}
 }
 
+// A limit that fell from 390 to 20 in one move with losses is capacity lost
+// with errors even where the window holding the fall opens on a rise: a
+// swing is counted against the level the limit fell from, not against the
+// median of a window that is mostly the fallen level.
+func TestFallAfterARiseIsOneMove(t *testing.T) {
+	// the window of minutes 7:30–11:15 (15 samples at 15 s): 376, 389, then
+	// the fall (its median, 57, makes the 13 up a swing of 20 %)
+	fall := []float64{376, 389, 255, 207, 150, 110, 87, 57, 46, 37, 30, 27, 24, 22, 20}
+	r := Classify("x", synth(60, 15*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		l := 380 + 4*wobble3(i)
+		if k := i - 30; k >= 0 {
+			l = fall[min(k, len(fall)-1)]
+		}
+		if i < 32 {
+			return l, l, 1250, 4800, 0, 1100
+		}
+		return l, l, 1250, 3300, 0.2 * l / 3.3 * 15, 2000 // losses 20 % of completions
+	}), Options{})
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "capacity lost with errors")
+	}
+	if !found {
+		t.Errorf("%s (%+v)", r.Class, r.Findings)
+	}
+}
+
 // A trace that opens on a failing downstream (failsafe-go's limit, deaf to
 // drops, climbing while seven of every eight requests are lost) is
 // degraded: a window losing half of what completes is never the calm
@@ -341,5 +368,38 @@ func TestNoRTTWithLossesCompletedNothing(t *testing.T) {
 	}
 	if r.Class != Degraded || !found {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
+	}
+}
+
+// A limit that fell to a fifth, completing a seventh of its best at an RTT
+// up 1.4×, is a slower downstream: gcl's Gradient sat above its downstream
+// with a standing queue, so the RTT rises less than the downstream's
+// latency did. The same fall at a flat RTT with no losses is a limiter
+// following a smaller downstream (healthy), as is a step to 60 % at a
+// higher RTT.
+func TestFallenFarWithTheRTTUp(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		limit    float64 // after minute 10, with in-flight at the limit
+		rtt      float64 // ms; 640 before
+		degraded bool
+	}{
+		{"a fifth, RTT up 1.4×", 12, 905, true},
+		{"a fifth, RTT flat", 12, 640, false},
+		{"60 %, RTT up 1.4×", 34, 905, false},
+	} {
+		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 56 + wobble3(i), 56, 230, 640, 0, 300
+			}
+			return c.limit + wobble3(i)/2, c.limit, 230, c.rtt, 0, 300
+		}), Options{})
+		found := false
+		for _, f := range r.Findings {
+			found = found || f.Class == Degraded
+		}
+		if found != c.degraded {
+			t.Errorf("%s: a degraded finding is %v, want %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
+		}
 	}
 }

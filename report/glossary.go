@@ -43,7 +43,11 @@ degraded-downstream (critical)
   completions fall to half or less; or, wherever a limit that did not grow
   sits, the min RTT or the RTT up 1.5× while completions fall to 40% or
   less (a limiter tolerating twice the latency; a min-RTT estimate never
-  re-probed). Without a min-RTT series, where the RTT includes the
+  re-probed); where the limit grew, completions at a third with the RTT
+  doubled; or the limit fallen to half, steady, in-flight against it,
+  completions at 40% or less and the RTT up only 1.25× (a limiter that
+  sat above its downstream with a queue sees less of the latency rise).
+  Without a min-RTT series, where the RTT includes the
   limiter's own queue, the RTT's rise needs completions at 40% or less,
   and never while losses at the calm level show the limit above capacity.
   Fell: inside one window the limit falls to half or less while the RTT
