@@ -102,6 +102,17 @@ const (
 	// under 1 % of its mean is flat there and places no boundary (a min-RTT
 	// estimate held for minutes while the limit falls).
 	changeFlat = 0.01
+	// sinkingCalm: a window whose limit ends 5 % or more below where it
+	// began while losses make 1 % of completions is a limiter backing off
+	// from those losses, not their calm level (Vegas sinking from 81 to 30
+	// over seven minutes at 4–6 % losses in a trace that opens
+	// mid-incident: every window fell 10–12 %, so 10 % sat on the edge).
+	// AIMD's ×0.9 back-off inside a window leaves the windows between its
+	// drops to set the calm level. Calibration (go-concurrency-limits, 40
+	// per class, calibration seed + 2): Vegas degraded 86 → 97 %, no
+	// class lost there; on the 20-per-class half one gcl-gradient trace at
+	// a capacity of 1 is lost (its limit of 4–7 moves a tenth per step).
+	sinkingCalm = 0.95
 	// autoWindowSamples, MinAutoWindow and autoWindowProbe: a window chosen
 	// from the data holds 15 sample intervals (5 minutes at 20 s sampling, 3¾ at
 	// 15 s, so a one-minute incident is a quarter of a window), at least a minute
@@ -450,6 +461,7 @@ type windowStats struct {
 	// why is the evidence a degraded window was decided on; rttFirst and
 	// rttLast the RTT's medians over the first and last thirds (set with
 	// degradedFell), dropCalm the calm loss share it was judged against
+	// (+Inf: none)
 	why               degradedEvidence
 	rttFirst, rttLast float64
 	dropCalm          float64
@@ -808,13 +820,16 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasTput && w.class != Degraded {
 		s.tputRef = math.Max(s.tputRef, w.tput)
 	}
-	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst && (w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject) {
+	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst && (w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject) &&
+		(w.limitLast > sinkingCalm*w.limitFirst || w.dropShare < errorShare) {
 		// a window whose limit fell to half is no calm level of losses,
 		// nor one that lost half of what completed with in-flight not
 		// pressed against the limit (a trace opening on a failing
 		// downstream while the limit climbs; at a binding limit such
 		// losses are as likely a limiter probing a small downstream's
-		// shed point)
+		// shed point), nor one whose limit sank 5 % with losses
+		// present (sinkingCalm: a limiter backing off from the losses of a
+		// trace that opens mid-incident)
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
 }
@@ -1190,9 +1205,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			fellLossy = pressed >= idleUtilNoReject
 		}
 	}
-	if !math.IsInf(s.dropRef, 1) {
-		w.dropCalm = s.dropRef
-	}
+	w.dropCalm = s.dropRef // +Inf: no calm level in the trace yet
 	errorsUp := w.hasDropShare && w.dropShare >= errorShare && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
 	s.slowSwings(&w)
 	// at a hard floor: the limit nailed to one value (a limiter held at its

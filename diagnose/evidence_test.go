@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -402,4 +403,41 @@ func TestFallenFarWithTheRTTUp(t *testing.T) {
 			t.Errorf("%s: a degraded finding is %v, want %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
 		}
 	}
+}
+
+// A limit sinking through every window while losses stay at 4–6 % (Vegas in
+// a trace that opens mid-incident) sets no calm level of losses: once it is
+// at half its earlier level it is degraded, with no calm level to cite.
+// Losses at the same share while the limit held first are the calm level,
+// and the same fall at that level is not an error rise.
+func TestSinkingWithLossesIsNoCalmLevel(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		limit    func(i int) float64
+		degraded bool
+	}{
+		{"sinking from the start", func(i int) float64 { return 81 * math.Pow(0.989, float64(i)) }, true},
+		{"held, then sinking", func(i int) float64 { return 81*math.Pow(0.989, float64(max(0, i-60))) + 2*wobble3(min(i, 60)) }, false},
+	} {
+		r := Classify("x", synth(105+60*boolInt(!c.degraded), 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			l := math.Round(c.limit(i))
+			return l, l, 3410, 4220, 0.05 * l / 4.22 * 5, 700 // losses 5 % of completions
+		}), Options{})
+		found := ""
+		for _, f := range r.Findings {
+			if f.Class == Degraded {
+				found = f.Evidence.Summary
+			}
+		}
+		if (found != "") != c.degraded || c.degraded && !strings.Contains(found, "no calm level in the trace") {
+			t.Errorf("%s: degraded finding %q, want one: %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

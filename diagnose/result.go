@@ -324,7 +324,11 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("the limit fell from %.1f to %.1f while the RTT rose %.2f× (from %.1f ms to %.1f ms) and completions fell to %.0f%%", w.limitFirst, w.limitLast, w.rttLast/w.rttFirst, w.rttFirst, w.rttLast, 100*w.tputLast/w.tputFirst)
 			v["rtt_rise"] = decimal.Round(w.rttLast/w.rttFirst, 2)
 		case degradedSmaller:
-			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (calm level %.1f%%)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, 100*w.dropCalm)
+			calm := "no calm level in the trace"
+			if !math.IsInf(w.dropCalm, 1) {
+				calm = fmt.Sprintf("calm level %.1f%%", 100*w.dropCalm)
+			}
+			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (%s)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, calm)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedFloor:
 			if w.ref > w.limitMed {

@@ -69,7 +69,9 @@ degraded-downstream (critical)
   the limit lets through is lost (and twice the calm level) while in-flight
   uses under half the limit; or half of what completes is lost while
   completions fall to half, wherever the limit sits (a window losing half
-  with in-flight not pressed against the limit is no calm level). The evidence names
+  with in-flight not pressed against the limit is no calm level, nor one
+  whose limit sank 5% with losses of 1%: a limiter backing off from an
+  incident the trace opens in). The evidence names
   which it saw, with its numbers. Page the downstream's owner; raising the limit
   would only queue more.
 
