@@ -823,9 +823,10 @@ func TestRealLibrariesCalibration(t *testing.T) {
 // First measured (worst class): gcl-gradient 86 % (healthy), gcl-gradient2
 // 78 % (healthy), gcl-vegas 90 % (degraded), gcl-aimd 86 % (oscillating),
 // failsafe-adaptive 80 % (degraded), 7–10 traces per class.
-// Vegas' at 70 %: its classes of 7–10 traces moved by one from run to run
-// before seededLimit.
-var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.65, "gcl-vegas": 0.70, "gcl-aimd": 0.70, "failsafe-adaptive": 0.70}
+// Vegas' first at 70 %: its classes of 7–10 traces moved by one from run
+// to run before seededLimit. Raised: gcl-gradient2 to 75 % (worst 89 %),
+// gcl-vegas to 85 % (every class 100 %).
+var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.75, "gcl-vegas": 0.85, "gcl-aimd": 0.70, "failsafe-adaptive": 0.70}
 
 // TestRealLibrariesHeldOut judges the held-out half of the real-libraries
 // suite per library and class.
@@ -924,7 +925,10 @@ func TestRealLibrariesEpisodesCalibration(t *testing.T) {
 // own queue, and the incident is found minutes late (judging growth
 // against the limit's recent level instead finds it at once, but calls
 // AIMD above a downstream that stepped down to 60 % degraded as well).
-var realEpisodeFloor = map[string]float64{"failsafe-adaptive": 0.80}
+// 88.7 % since a slower downstream is judged where the limit grew too
+// (slowerGrownShare); the ratchet raised to 85 %. On 20 calibration-side
+// traces it labels 96 % correctly: six held-out traces are a small sample.
+var realEpisodeFloor = map[string]float64{"failsafe-adaptive": 0.85}
 
 // TestRealLibrariesEpisodesHeldOut judges the real libraries' held-out
 // multi-episode traces: 90 % of the time labelled correctly per library.

@@ -524,13 +524,14 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 
 // heldOutFloor is the worst per-class recall the held-out half reaches
 // today for the limitscope gradient and the three go-concurrency-limits
-// families (80–90 %), less a trace or two (Vegas' runs differed by a trace
-// or two until seededLimit made them repeatable). The target is
+// families (85–90 %, by intent), less a trace (first set at 70 %, when
+// Vegas' runs differed by a trace or two: seededLimit made them
+// repeatable; raised to 80 % at Vegas' 85 %). The target is
 // 95 % (issue: verdicts that hold on limiters we did not write); it is not
 // met yet, so this test is a ratchet that fails on any regression below
 // today's level, and it prints the gap. Raise it as the classifier
 // improves; never lower it.
-const heldOutFloor = 0.70
+const heldOutFloor = 0.80
 
 // TestThirdPartyHeldOut judges the held-out half per algorithm family.
 func TestThirdPartyHeldOut(t *testing.T) {
@@ -561,8 +562,9 @@ func TestThirdPartyHeldOut(t *testing.T) {
 // First measured (worst class, held-out, by truth): limitscope-gradient
 // 90 %, gcl-gradient2 93 %, gcl-vegas 89 % (±a trace), gcl-aimd 97.5 %,
 // envoy-gradient 95 %, vector-arc 70 % (healthy: its limit wanders in slow
-// swings the classifier calls oscillating). Ratchets a trace below.
-var truthFloor = map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.85, "gcl-vegas": 0.80, "envoy-gradient": 0.90, "vector-arc": 0.65}
+// swings the classifier calls oscillating). Ratchets a trace below;
+// Vegas' raised to 85 % at 94 % once its runs repeated (seededLimit).
+var truthFloor = map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.85, "gcl-vegas": 0.85, "envoy-gradient": 0.90, "vector-arc": 0.65}
 
 // TestThirdPartyHeldOutByTruth judges the held-out half against what each
 // run did rather than what it was meant to show.
@@ -735,8 +737,10 @@ func timeLabelledCorrectly(e episodeTrace) float64 {
 // on the held-out multi-episode traces when it is below the 90 % target
 // today (a ratchet at today's level less a margin): AIMD 89 % (a
 // 1-minute incident at 15 s sampling is four samples in a five-minute
-// window), Vegas 84–96 % (from run to run, before seededLimit).
-var episodeFloor = map[string]float64{"gcl-aimd": 0.85, "gcl-vegas": 0.80}
+// window), Vegas 84–96 % (from run to run, before seededLimit). Empty
+// since every family reaches the target (AIMD 95 %, Vegas 98 %): a family
+// that falls below it fails.
+var episodeFloor = map[string]float64{}
 
 func judgeEpisodes(t *testing.T, set []episodeTrace, names []string) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
@@ -819,9 +823,10 @@ var perturbations = []struct {
 	apply func(smp []trace.Sample, rng *rand.Rand) []trace.Sample
 	// floor is the worst per-class recall by truth each family keeps
 	// under it on the held-out half: a ratchet at its first measurement
-	// less a trace (the target is the unperturbed one's); Vegas' at 65 %,
-	// set when it moved 74–94 % from run to run (its probe jitter drawn
-	// from a global source the parallel runs shared, before seededLimit)
+	// less a trace (the target is the unperturbed one's); Vegas' first at
+	// 65 %, set when it moved 74–94 % from run to run (its probe jitter
+	// drawn from a global source the parallel runs shared), raised to
+	// 70/80/80 % once seededLimit made its runs repeat (78/89/89 %)
 	floor map[string]float64
 }{
 	{"cut to minutes 8–22", func(smp []trace.Sample, _ *rand.Rand) []trace.Sample {
@@ -835,7 +840,7 @@ var perturbations = []struct {
 	}, // a recording that starts after the ramp-up: AIMD over a capacity
 		// step it does not follow reads like Vector over the shoot-out's
 		// noisy neighbour (degraded), first 67 % for AIMD
-		map[string]float64{"limitscope-gradient": 0.75, "gcl-gradient2": 0.80, "gcl-vegas": 0.65, "gcl-aimd": 0.60, "envoy-gradient": 0.80, "vector-arc": 0.70}},
+		map[string]float64{"limitscope-gradient": 0.75, "gcl-gradient2": 0.80, "gcl-vegas": 0.70, "gcl-aimd": 0.60, "envoy-gradient": 0.80, "vector-arc": 0.70}},
 	{"10 % of scrapes missed", func(smp []trace.Sample, rng *rand.Rand) []trace.Sample {
 		var out []trace.Sample
 		for _, s := range smp {
@@ -844,7 +849,7 @@ var perturbations = []struct {
 			}
 		}
 		return out
-	}, map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.85, "gcl-vegas": 0.65, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.65}},
+	}, map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.85, "gcl-vegas": 0.80, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.65}},
 	{"scrapes ±30 % off their beat", func(smp []trace.Sample, rng *rand.Rand) []trace.Sample {
 		out := append([]trace.Sample(nil), smp...)
 		for i := 1; i < len(out); i++ {
@@ -855,7 +860,7 @@ var perturbations = []struct {
 			}
 		}
 		return out
-	}, map[string]float64{"limitscope-gradient": 0.80, "gcl-gradient2": 0.85, "gcl-vegas": 0.65, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.75}},
+	}, map[string]float64{"limitscope-gradient": 0.80, "gcl-gradient2": 0.85, "gcl-vegas": 0.80, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.75}},
 }
 
 // TestThirdPartyHeldOutPerturbed judges the held-out half by truth after
