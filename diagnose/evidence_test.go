@@ -272,13 +272,7 @@ func TestSlowerWhileTheLimitGrew(t *testing.T) {
 			l, rtt := c.row(i)
 			return l, l, rtt - 10, rtt, 0, 300
 		}), Options{})
-		found := false
-		for _, f := range r.Findings {
-			found = found || f.Class == Degraded
-		}
-		if found != c.degraded {
-			t.Errorf("%s: a degraded finding is %v, want %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
-		}
+		wantDegradedFinding(t, c.name, r, c.degraded)
 	}
 }
 
@@ -395,13 +389,7 @@ func TestFallenFarWithTheRTTUp(t *testing.T) {
 			}
 			return c.limit + wobble3(i)/2, c.limit, 230, c.rtt, 0, 300
 		}), Options{})
-		found := false
-		for _, f := range r.Findings {
-			found = found || f.Class == Degraded
-		}
-		if found != c.degraded {
-			t.Errorf("%s: a degraded finding is %v, want %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
-		}
+		wantDegradedFinding(t, c.name, r, c.degraded)
 	}
 }
 
@@ -440,4 +428,17 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// wantDegradedFinding fails the test when r's having a degraded finding is
+// not want.
+func wantDegradedFinding(t *testing.T, name string, r Result, want bool) {
+	t.Helper()
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded
+	}
+	if found != want {
+		t.Errorf("%s: a degraded finding is %v, want %v (%s: %+v)", name, found, want, r.Class, r.Findings)
+	}
 }
