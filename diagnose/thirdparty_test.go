@@ -106,6 +106,43 @@ func (s *seededLimit) OnSample(startTime, rtt int64, inFlight int, didDrop bool)
 // of the trace (not of what else runs), different across capacities.
 func gclSeed(c float64) int64 { return int64(c * 1000) }
 
+// TestLibraryRunsRepeat: a Vegas run (whose probe jitter is global
+// randomness) gives the same limit series twice while other goroutines
+// draw from the global source, as the suites' parallel runs do.
+func TestLibraryRunsRepeat(t *testing.T) {
+	run := func() []float64 {
+		c := 20.0
+		base := 80 * time.Millisecond
+		sc := testScenario("repeat", 10*time.Minute, time.Second, 5, []sim.Step{{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(2 * c / base.Seconds()), ErrorRate: fp(0)}})
+		r := sim.Run(sc, vegas(c, 1), sim.Options{Name: "repeat"})
+		out := make([]float64, len(r.Samples))
+		for i := range r.Samples {
+			out[i], _ = r.Samples[i].Value(trace.FieldLimit)
+		}
+		return out
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // another run drawing from the global source meanwhile
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = mathrand.Float64()
+			}
+		}
+	}()
+	a, b := run(), run()
+	close(stop)
+	wg.Wait()
+	if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("two runs of one Vegas trace differ:\n%v\n%v", a, b)
+	}
+}
+
 // gclLimiter drives a go-concurrency-limits core.Limit in virtual time.
 type gclLimiter struct {
 	lim    core.Limit
