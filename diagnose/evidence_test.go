@@ -92,11 +92,7 @@ func TestRTTStandsInForAMissingMinRTT(t *testing.T) {
 	if r.Class != Degraded {
 		t.Fatalf("the RTT quadrupled at a held limit: %s (%+v)", r.Class, r.Findings)
 	}
-	var found bool
-	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "no min-RTT series")
-	}
-	if !found {
+	if !degradedSaying(r, "no min-RTT series") {
 		t.Errorf("the evidence does not say the RTT stood in for the min RTT: %+v", r.Findings)
 	}
 	for _, u := range r.Unreachable {
@@ -160,10 +156,7 @@ func TestLossesWithTheLimitFarFromBindingAreDegraded(t *testing.T) {
 	if r.Class != Degraded {
 		t.Fatalf("%s (%+v)", r.Class, r.Findings)
 	}
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "fails what the limit lets through")
-	}
+	found := degradedSaying(r, "fails what the limit lets through")
 	if !found {
 		t.Errorf("the evidence does not say the downstream fails what the limit lets through: %+v", r.Findings)
 	}
@@ -189,10 +182,7 @@ func TestHeldAtItsMinimumSaysSo(t *testing.T) {
 		}, "nailed at 1.0 with in-flight at 100% of it since the trace began"},
 	} {
 		r := Classify("x", synth(1200, time.Second, c.row), Options{})
-		found := false
-		for _, f := range r.Findings {
-			found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, c.want) && strings.Contains(f.Evidence.Summary, "held at its minimum (losses not measured)")
-		}
+		found := degradedSaying(r, c.want, "held at its minimum (losses not measured)")
 		if r.Class != Degraded || !found {
 			t.Errorf("%s: %s, findings %+v; want a degraded finding saying %q", c.name, r.Class, r.Findings, c.want)
 		}
@@ -214,10 +204,7 @@ func TestMostLostWithTheLimitFrozenIsDegraded(t *testing.T) {
 		// under 2× (a slower downstream's rise is the other rule)
 		return 120, 60, 36, 38, 2000, 0
 	}), Options{})
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "completions fell to 33% of their best: the downstream fails what the limit lets through")
-	}
+	found := degradedSaying(r, "completions fell to 33% of their best: the downstream fails what the limit lets through")
 	if r.Class != Degraded || !found {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
 	}
@@ -235,11 +222,7 @@ func TestSlowerWhereverTheLimitSits(t *testing.T) {
 		}
 		return 7, 7, 40, 380, 0, 1400 // 7 / 0.38 s = 18 a second, a quarter of 73
 	}), Options{})
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "the RTT rose 2.53× (from 150.0 ms to 380.0 ms; the min-RTT estimate moved 1.00×)") &&
-			strings.Contains(f.Evidence.Summary, "completions fell to 25% of their best")
-	}
+	found := degradedSaying(r, "the RTT rose 2.53× (from 150.0 ms to 380.0 ms; the min-RTT estimate moved 1.00×)", "completions fell to 25% of their best")
 	if r.Class != Degraded || !found {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
 	}
@@ -295,10 +278,7 @@ func TestFallToHalfWithLossesOpensATrace(t *testing.T) {
 			f := c.inFlight(i)
 			return fall(i), f, 500, 1200, 0.06 * f / 1.2 * 15, 100 // losses 6 % of completions
 		}), Options{})
-		found := false
-		for _, f := range r.Findings {
-			found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "capacity lost with errors")
-		}
+		found := degradedSaying(r, "capacity lost with errors")
 		if found != c.degraded {
 			t.Errorf("%s: a capacity-lost finding is %v, want %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
 		}
@@ -323,10 +303,7 @@ func TestFallAfterARiseIsOneMove(t *testing.T) {
 		}
 		return l, l, 1250, 3300, 0.2 * l / 3.3 * 15, 2000 // losses 20 % of completions
 	}), Options{})
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "capacity lost with errors")
-	}
+	found := degradedSaying(r, "capacity lost with errors")
 	if !found {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
 	}
@@ -357,10 +334,7 @@ func TestNoRTTWithLossesCompletedNothing(t *testing.T) {
 		}
 		return 238, 130, 1250, -1, 2200, 0 // the RTT cell empty: no successes
 	}), Options{})
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && strings.Contains(f.Evidence.Summary, "completions fell to 0% of their best")
-	}
+	found := degradedSaying(r, "completions fell to 0% of their best")
 	if r.Class != Degraded || !found {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
 	}
@@ -401,44 +375,46 @@ func TestFallenFarWithTheRTTUp(t *testing.T) {
 func TestSinkingWithLossesIsNoCalmLevel(t *testing.T) {
 	for _, c := range []struct {
 		name     string
+		samples  int // at 5 s
 		limit    func(i int) float64
 		degraded bool
 	}{
-		{"sinking from the start", func(i int) float64 { return 81 * math.Pow(0.989, float64(i)) }, true},
-		{"held, then sinking", func(i int) float64 { return 81*math.Pow(0.989, float64(max(0, i-60))) + 2*wobble3(min(i, 60)) }, false},
+		{"sinking from the start", 105, func(i int) float64 { return 81 * math.Pow(0.989, float64(i)) }, true},
+		{"held, then sinking", 165, func(i int) float64 { return 81*math.Pow(0.989, float64(max(0, i-60))) + 2*wobble3(min(i, 60)) }, false},
 	} {
-		r := Classify("x", synth(105+60*boolInt(!c.degraded), 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		r := Classify("x", synth(c.samples, 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
 			l := math.Round(c.limit(i))
 			return l, l, 3410, 4220, 0.05 * l / 4.22 * 5, 700 // losses 5 % of completions
 		}), Options{})
-		found := ""
-		for _, f := range r.Findings {
-			if f.Class == Degraded {
-				found = f.Evidence.Summary
-			}
-		}
-		if (found != "") != c.degraded || c.degraded && !strings.Contains(found, "no calm level in the trace") {
-			t.Errorf("%s: degraded finding %q, want one: %v (%s: %+v)", c.name, found, c.degraded, r.Class, r.Findings)
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if c.degraded && !degradedSaying(r, "no calm level in the trace") {
+			t.Errorf("%s: no degraded finding says it had no calm level (%+v)", c.name, r.Findings)
 		}
 	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // wantDegradedFinding fails the test when r's having a degraded finding is
 // not want.
 func wantDegradedFinding(t *testing.T, name string, r Result, want bool) {
 	t.Helper()
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == Degraded
-	}
-	if found != want {
+	if found := degradedSaying(r); found != want {
 		t.Errorf("%s: a degraded finding is %v, want %v (%s: %+v)", name, found, want, r.Class, r.Findings)
 	}
+}
+
+// degradedSaying reports whether a degraded finding of r says every part.
+func degradedSaying(r Result, parts ...string) bool {
+	for _, f := range r.Findings {
+		if f.Class != Degraded {
+			continue
+		}
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(f.Evidence.Summary, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
