@@ -298,7 +298,7 @@ const (
 	// keeps the limiter above reads as 45–60 % by Little's law against the
 	// best window, and latency up 2.5× or more reads as 40 % or less.
 	slowerShare = 0.4
-	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.2×
+	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.1×
 	// its level at the baseline is the limiter's own queue.
 	ownQueueGrowth = 1.1
 	// slowerGrownShare, slowerGrownRTTRise: completions at a third of their
