@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"sort"
@@ -274,6 +275,56 @@ func TestQuantileSelectionMatchesSorting(t *testing.T) {
 			t.Fatalf("n=%d: got %v %v %v %v %v", n, p10, p25, p50, p75, p90)
 		}
 	}
+}
+
+// TestNthPartitions pins nth's contract, which quantiles5 and the min-RTT
+// spread rely on: v[k] is the k-th smallest, nothing before it is larger and
+// nothing after it smaller, for values spread, few and equal; a NaN ends the
+// selection instead of looping.
+func TestNthPartitions(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	shapes := []struct {
+		name string
+		gen  func(i int) float64
+	}{
+		{"spread", func(int) float64 { return r.Float64() }},
+		{"two values", func(int) float64 { return float64(44 + r.IntN(2)) }},
+		{"equal", func(int) float64 { return 5 }},
+		{"rising", func(i int) float64 { return float64(i) }},
+		{"falling", func(i int) float64 { return float64(-i) }},
+	}
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			for it := 0; it < 2000; it++ {
+				n := 1 + r.IntN(300)
+				v := make([]float64, n)
+				for i := range v {
+					v[i] = sh.gen(i)
+				}
+				sorted := append([]float64(nil), v...)
+				sort.Float64s(sorted)
+				k := r.IntN(n)
+				if got := nth(v, k); got != sorted[k] || v[k] != got {
+					t.Fatalf("n=%d k=%d: nth %v, v[k] %v, want %v", n, k, got, v[k], sorted[k])
+				}
+				for i := range v {
+					if i < k && v[i] > v[k] || i > k && v[i] < v[k] {
+						t.Fatalf("n=%d k=%d: v[%d]=%v on the wrong side of %v", n, k, i, v[i], v[k])
+					}
+				}
+			}
+		})
+	}
+	t.Run("NaN", func(t *testing.T) {
+		for n := 1; n < 40; n++ {
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = math.NaN()
+			}
+			v[n/2] = 1
+			nth(v, n/2) // must return
+		}
+	})
 }
 
 func TestMedianNetworksMatchSorting(t *testing.T) {
