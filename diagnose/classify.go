@@ -1219,37 +1219,49 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// continuous (it has taken fractional values), or at 1–2; an integer
 	// limit (Vegas at 14) may sit on one value at its own equilibrium
 	atBound := nailed && (s.fractional || w.limitMed <= floorJitter)
+	// slower: the downstream completes less while the min RTT (or the
+	// RTT) rose, in one of four shapes. A limit swinging widely above its
+	// floor is not sitting anywhere: its own queue may be what raised the
+	// min RTT, so it is judged as oscillating below; one jittering on its
+	// floor, or holding steady, is not.
+	rttRose := w.rttRise >= degradedRTTRise || rttUp
+	ownRef := s.ownQueueRef(w)
+	// slowerLow: the RTT rose 1.5× while the limit sat low — pinned, fallen
+	// to 60 % with its low end on the floor, or fallen to half and calm.
+	// Without a min-RTT series, where the RTT that stands in for it
+	// includes the limiter's own queue (AIMD above a downstream that
+	// stepped down to 60 %), completions must have fallen far too.
+	slowerLow := completesLess && (!w.rttProxy || completesFar) && w.hasRTTMin && rttRose &&
+		(pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm)
+	// slowerFallenFar: a limit fallen to half, calm, with in-flight
+	// against it and completions at slowerShare needs only the RTT up
+	// rttFollows (1.25×): a limiter that sat above its downstream with a
+	// standing queue (gcl's Gradient) sees less of the downstream's latency
+	// rise than the downstream had, while one following a smaller
+	// downstream at its old latency sees none
+	slowerFallenFar := completesFar && w.limitMed <= collapseDrop*w.ref && calm && w.hasUtil && w.util >= unboundUtil &&
+		s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity
+	// slowerHeld: the min RTT rose 1.5× while the limit held the level it
+	// had at the RTT's baseline (it neither grew into its own queue nor
+	// fell), calm, and completions halved
+	slowerHeld := completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst &&
+		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && completesHalf && rttFollowed
+	// slowerFar: wherever a limit that did not grow sits (a limiter
+	// tolerating 2× latency, a Vegas cut to 64 %), completions fallen far
+	// (slowerShare) with the RTT risen 1.5× — unless the limit already sat
+	// above the downstream's capacity (losses at the calm level). A limit
+	// that grew is slower too where completions fell to a third with the
+	// RTT doubled (slowerGrownShare: AIMD and failsafe-go grow into
+	// latency they cannot see)
+	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
+	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed && !aboveCapacity &&
+		(w.limitMed <= ownQueueGrowth*ownRef || grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned)
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
 	case fellLossy:
 		w.class, w.why = Degraded, degradedFellLossy
-	case completesLess && (!w.rttProxy || completesFar) && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && (pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm) ||
-		completesFar && w.limitMed <= collapseDrop*w.ref && calm && w.hasUtil && w.util >= unboundUtil && s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity ||
-		completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst && w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) &&
-			w.limitMed*pinnedSpread >= s.ownQueueRef(w) && completesHalf && rttFollowed ||
-		completesFar && w.hasRTTMin && (w.rttRise >= degradedRTTRise || rttUp) && rttFollowed && !aboveCapacity &&
-			(w.limitMed <= ownQueueGrowth*s.ownQueueRef(w) || completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned):
-		// slower: the min RTT (or the RTT) rose 1.5× while the limit sat
-		// low (pinned, or fallen to 60 %), or held its level, and the
-		// downstream completes less. A limit swinging widely above its
-		// floor is not sitting anywhere: its own queue may be what raised
-		// the min RTT, so it is judged as oscillating below; one jittering
-		// on its floor, or holding steady, is not. Wherever a limit that
-		// did not grow sits (a limiter tolerating 2× latency, a Vegas cut
-		// to 64 %), completions fallen far (slowerShare) with the RTT
-		// risen 1.5× are a slower downstream; and without
-		// a min-RTT series, where the RTT that stands in for it includes
-		// the limiter's own queue (AIMD above a downstream that stepped
-		// down to 60 %), only that is — unless the limit already sat above
-		// the downstream's capacity (losses at the calm level). A limit
-		// that grew is slower too where completions fell to a third with
-		// the RTT doubled (slowerGrownShare). A limit fallen to half, calm,
-		// with in-flight against it and completions at slowerShare needs
-		// only the RTT up rttFollows (1.25×): a limiter that sat above its
-		// downstream with a standing queue (gcl's Gradient) sees less of
-		// the downstream's latency rise than the downstream had, while one
-		// following a smaller downstream at its old latency sees none
+	case slowerLow || slowerFallenFar || slowerHeld || slowerFar:
 		w.class = Degraded
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
 		// smaller: the limit fell to half its earlier level and stays,
@@ -1713,6 +1725,8 @@ const (
 	DegradedRTTRise Threshold = degradedRTTRise
 	PinnedSpread    Threshold = pinnedSpread
 	DegradedDrop    Threshold = degradedDrop
+	CollapseDrop    Threshold = collapseDrop
+	ErrorShare      Threshold = errorShare
 	OscBand         Threshold = oscBand
 	OscMinLegs      Threshold = oscMinLegs
 	OscSlowLegs     Threshold = oscSlowLegs
