@@ -1,6 +1,6 @@
 //go:build !race
 
-// Slow: simulates four hour-long traces and runs promtool over them (make
+// Slow: simulates five hour-long traces and runs promtool over them (make
 // test runs this file in its second, race-free pass).
 
 package rules
@@ -98,6 +98,9 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 	}{
 		{diagnose.PipelineBound, "pipeline", []sim.Step{start, {At: at(35), Demand: fp(0.1 * thr)}}, grad()},
 		{diagnose.Degraded, "degraded", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), BaseLatency: dp(3 * base)}}, grad()},
+		// capacity lost with errors at a flat latency: no min-RTT rise,
+		// the limit halves while losses appear
+		{diagnose.Degraded, "collapse", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), ErrorRate: fp(0.05)}}, grad()},
 		{diagnose.Oscillating, "oscillating", []sim.Step{start}, &limiter.Windowed{Limiter: &limiter.AIMD{InitialLimit: c, MaxLimit: 10 * c}, Window: 100 * time.Millisecond, MinSamples: 20}},
 		{diagnose.Healthy, "healthy", []sim.Step{start}, grad()},
 	}
@@ -186,7 +189,7 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 			}
 		}
 		share := float64(agree) / float64(total)
-		t.Logf("%-12s alerts agree with diagnose's findings %.0f%% of the time (%d of %d alert-minutes)", cs.class, 100*share, agree, total)
+		t.Logf("%-12s (%s) alerts agree with diagnose's findings %.0f%% of the time (%d of %d alert-minutes)", cs.class, cs.name, 100*share, agree, total)
 		if share < agreementFloor {
 			t.Errorf("%s: agreement %.2f below %.2f", cs.class, share, agreementFloor)
 		}

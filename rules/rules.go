@@ -212,6 +212,15 @@ func Build(opt Options) (File, []string, error) {
 		// rejected / (rejected + completions), completions by Little's law
 		rec("limitscope:rejected_share", fmt.Sprintf("avg_over_time(limitscope:rejected:rate1m[%s]) / (avg_over_time(limitscope:rejected:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
 	}
+	lossEvidence := have[trace.FieldDropped] && have[trace.FieldInFlight] && rtt != ""
+	if lossEvidence {
+		// losses / (losses + completions), completions by Little's law, and
+		// their calm level: the lowest over the baseline span
+		rec("limitscope:lost_share", fmt.Sprintf("avg_over_time(limitscope:dropped:rate1m[%s]) / (avg_over_time(limitscope:dropped:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
+		rec("limitscope:lost_share_calm", fmt.Sprintf("min_over_time(limitscope:lost_share:%s[%s])", w, base))
+	} else {
+		notes = append(notes, "without dropped requests (or in-flight and an RTT to count completions), LimiterDegradedDownstream cannot tell capacity lost with errors")
+	}
 	if have[trace.FieldRTTMin] {
 		// the rise against the min RTT's own calm level: the lowest window
 		// median over the baseline span (a degradation stays one for as
@@ -219,7 +228,7 @@ func Build(opt Options) (File, []string, error) {
 		rec("limitscope:rtt_min_median", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_min_seconds[%s])", w))
 		rec("limitscope:rtt_min_rise", fmt.Sprintf("limitscope:rtt_min_median:%s / min_over_time(limitscope:rtt_min_median:%s[%s])", w, w, base))
 	} else {
-		notes = append(notes, "without a min RTT, LimiterDegradedDownstream is left out (a limiter exporting no RTT cannot show a slower downstream)")
+		notes = append(notes, "without a min RTT, LimiterDegradedDownstream cannot tell a slower downstream (a limiter exporting no RTT cannot show one)")
 	}
 
 	alerts := Group{Name: "limitscope-" + m.Name + "-alerts"}
@@ -237,6 +246,23 @@ func Build(opt Options) (File, []string, error) {
 			Annotations: map[string]string{
 				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last " + base + ")",
 				"description": fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best). %s", value("limitscope:limit_median"), diagnose.Advice(diagnose.Degraded)),
+				"runbook_url": opt.Runbook,
+			},
+		})
+	}
+	if lossEvidence {
+		// smaller: the limit fell to half its earlier level while losses
+		// make errorShare of what it lets through and twice their calm
+		// level — capacity lost with errors, whatever the latency did
+		alerts.Rules = append(alerts.Rules, Rule{
+			Alert: "LimiterDegradedDownstream",
+			Expr: fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
+				w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w),
+			For:    promDuration(opt.For),
+			Labels: map[string]string{"severity": "critical", "verdict": string(diagnose.Degraded)},
+			Annotations: map[string]string{
+				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last " + base + ", with losses)",
+				"description": fmt.Sprintf("the limit fell to {{ $value | humanizePercentage }} of its best while losses made %s of what it let through (calm level %s). %s", value("limitscope:lost_share"), value("limitscope:lost_share_calm"), diagnose.Advice(diagnose.Degraded)),
 				"runbook_url": opt.Runbook,
 			},
 		})

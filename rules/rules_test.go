@@ -122,9 +122,24 @@ var descriptions = map[string]string{
 	"LimiterPipelineBound":      "in-flight is 0.10 of the limit 100.00 and the limit turns away little demand. The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching).",
 }
 
-// TestAlertsFireOnTheirClassOnly runs promtool test rules on four limiters,
-// one per class, for 100 minutes: each alert fires on its class and no
-// other (the exp_alerts lists are exhaustive).
+// collapseDescription is LimiterDegradedDownstream's description where the
+// limit fell with losses (capacity lost with errors, the latency flat).
+const collapseDescription = "the limit fell to 40% of its best while losses made 0.05 of what it let through (calm level 0.00). The downstream genuinely got slower: page its owner. The limiter is protecting it; raising the limit would only queue more."
+
+// withDropped sets a limiter's dropped requests per second.
+func withDropped(in []series, dropped []float64) []series {
+	for i := range in {
+		if strings.Contains(in[i].name, `outcome="dropped"`) {
+			in[i].values = counter(dropped)
+		}
+	}
+	return in
+}
+
+// TestAlertsFireOnTheirClassOnly runs promtool test rules on five limiters,
+// one per class and one that lost capacity with errors, for 100 minutes:
+// each alert fires on its class and no other (the exp_alerts lists are
+// exhaustive).
 func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	promtool := testtools.Require(t, "promtool", "prometheus", "the alerts are unit-tested with the real promtool")
 	dir := t.TempDir()
@@ -149,27 +164,31 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	in = append(in, limiterSeries("oscillating", square, square, constant(0.020), constant(0.025), constant(0))...)
 	// pipeline-bound: a tenth of the limit in use, nothing turned away
 	in = append(in, limiterSeries("pipeline", constant(100), constant(10), constant(0.020), constant(0.021), constant(0))...)
+	// collapse: at 60 min the downstream loses capacity and fails 5 % of
+	// requests at the same latency; the limit falls to 40 % of its level
+	in = append(in, withDropped(limiterSeries("collapse", from(40, 16, 240), from(38, 16, 240), constant(0.020), constant(0.022), constant(400)), from(0, 40, 240))...)
 
 	var b strings.Builder
 	writeInputSeries(&b, in)
 	b.WriteString("    alert_rule_test:\n")
-	expect := map[string][2]string{
-		"LimiterDegradedDownstream": {"degraded", "critical"},
-		"LimiterOscillating":        {"oscillating", "warning"},
-		"LimiterPipelineBound":      {"pipeline", "info"},
+	// each alert fires on these limiters and no other; the annotations
+	// carry the numbers and diagnose's advice
+	type firing struct{ limiter, severity, summary, description string }
+	expect := map[string][]firing{
+		"LimiterDegradedDownstream": {
+			{"degraded", "critical", "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)", descriptions["LimiterDegradedDownstream"]},
+			{"collapse", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
+		},
+		"LimiterOscillating":   {{"oscillating", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
+		"LimiterPipelineBound": {{"pipeline", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]}},
 	}
 	verdict := map[string]string{"LimiterDegradedDownstream": "degraded-downstream", "LimiterOscillating": "oscillating", "LimiterPipelineBound": "pipeline-bound"}
-	// the annotations carry the numbers and diagnose's advice
-	summary := map[string]string{
-		"LimiterDegradedDownstream": "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)",
-		"LimiterOscillating":        "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)",
-		"LimiterPipelineBound":      "pipeline on svc:9090: the pipeline, not the downstream, is the constraint",
-	}
-	for alert, e := range expect {
-		fmt.Fprintf(&b, "      - eval_time: 100m\n        alertname: %s\n        exp_alerts:\n          - exp_labels: {job: api, instance: \"svc:9090\", limiter: %s, severity: %s, verdict: %s}\n",
-			alert, e[0], e[1], verdict[alert])
-		desc := descriptions[alert]
-		fmt.Fprintf(&b, "            exp_annotations:\n              summary: %q\n              description: %q\n              runbook_url: %q\n", summary[alert], desc, DefaultRunbook)
+	for alert, fs := range expect {
+		fmt.Fprintf(&b, "      - eval_time: 100m\n        alertname: %s\n        exp_alerts:\n", alert)
+		for _, f := range fs {
+			fmt.Fprintf(&b, "          - exp_labels: {job: api, instance: \"svc:9090\", limiter: %s, severity: %s, verdict: %s}\n", f.limiter, f.severity, verdict[alert])
+			fmt.Fprintf(&b, "            exp_annotations:\n              summary: %q\n              description: %q\n              runbook_url: %q\n", f.summary, f.description, DefaultRunbook)
+		}
 	}
 	test := filepath.Join(dir, "test.yml")
 	if err := os.WriteFile(test, []byte(b.String()), 0o644); err != nil {
