@@ -270,7 +270,15 @@ const (
 	// a loss only with successes in the same window — go-concurrency-limits
 	// v1.0.0, limiter/default.go: isWindowReady needs SampleCount >
 	// windowSize, and AddDroppedSample does not count)
-	lostMost         = 0.5
+	lostMost = 0.5
+	// failingRate: and "failing" needs losses at 2 % of the best
+	// completion rate or more: a pipeline idle between batches completes
+	// next to nothing, so the few requests that time out in the gap make
+	// "100 % of completions" out of a trickle (go-concurrency-limits and
+	// failsafe-go at a capacity of 1–4 under batch load). A downstream
+	// failing everything it is sent at 2 % of its best load or more still
+	// counts.
+	failingRate      = 0.02
 	pinnedErrorShare = 0.02
 	pinnedRTTRatio   = 1.5
 	// standingQueueRatio: a flat limit (10–90 % band within 2 %) with the
@@ -444,7 +452,9 @@ type windowStats struct {
 	hasRejShare   bool
 	dropShare     float64
 	hasDropShare  bool
-	workerPool    bool
+	// lossRate: losses per second over the window's span
+	lossRate   float64
+	workerPool bool
 	// queuedHigh and queuedSome: the share of samples whose RTT is at
 	// least standingQueueRatio (resp. pinnedRTTRatio) times the min RTT
 	queuedHigh, queuedSome float64
@@ -1284,12 +1294,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// (AIMD at its steady state, its ramp-up not in the trace) is not
 		// pinned low
 		w.class, w.why = Degraded, degradedLossyPin
-	case errorsUp && w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil,
-		errorsUp && w.dropShare >= lostMost && completesHalf:
+	case errorsUp && w.lossRate >= failingRate*best && (w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil || w.dropShare >= lostMost && completesHalf):
 		// failing: the limit is far from binding, yet 5 % or more of what
-		// it lets through is lost (and twice the calm level): the
-		// downstream fails requests, whatever the limit does (a
-		// controller fed fast errors runs its limit to the maximum)
+		// it lets through is lost (and twice the calm level), at a rate
+		// that is no trickle (failingRate): the downstream fails
+		// requests, whatever the limit does (a controller fed fast errors
+		// runs its limit to the maximum)
 		w.class, w.why = Degraded, degradedFailing
 	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
 		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil || w.util < burstUtil ||
@@ -1430,6 +1440,9 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 	}
 	if nd >= minWindowSamples && drop+done > 0 {
 		w.dropShare, w.hasDropShare = drop/(drop+done), true
+		if d := float64(pts[len(pts)-1].t-pts[0].t) / 1e9; d > 0 {
+			w.lossRate = drop / d
+		}
 	}
 	if nq >= minWindowSamples && span > 0 && thirdSpan[0] > 0 && thirdSpan[2] > 0 {
 		w.tput, w.tputFirst, w.tputLast, w.hasTput = done/span, third[0]/thirdSpan[0], third[2]/thirdSpan[2], true

@@ -418,3 +418,27 @@ func degradedSaying(r Result, parts ...string) bool {
 	}
 	return false
 }
+
+// A pipeline idle between batches completes next to nothing, so the few
+// requests that time out in the gap are "100 % of completions": a trickle
+// (a fifth of a request a second against a best of 1000 completions a
+// second) is not a failing downstream. The same gap losing 40 requests a
+// second — everything sent, at 4 % of the best load — is.
+func TestTrickleOfLossesIsNotFailing(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		lostPerS float64
+		degraded bool
+	}{
+		{"a trickle", 0.2, false},
+		{"everything sent at 4 % of the best load", 40, true},
+	} {
+		r := Classify("x", synth(240, 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 60 { // busy: half the limit in use, 1000 completions a second
+				return 20, 10, 10, 10, 0, 0
+			}
+			return 20 + 3*wobble3(i), 0, 10, 10, c.lostPerS * 5, 0 // idle, losing lostPerS
+		}), Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+	}
+}

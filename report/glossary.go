@@ -68,7 +68,10 @@ degraded-downstream (critical)
   values) or at 1–2. Failing: 5% or more of what
   the limit lets through is lost (and twice the calm level) while in-flight
   uses under half the limit; or half of what completes is lost while
-  completions fall to half, wherever the limit sits (a window losing half
+  completions fall to half, wherever the limit sits — either at a loss
+  rate of 2% of the best completion rate or more (the timeouts of a
+  pipeline idle between batches are a trickle, not a failing downstream)
+  (a window losing half
   with in-flight not pressed against the limit is no calm level, nor one
   whose limit sank 5% with losses of 1%: a limiter backing off from an
   incident the trace opens in). The evidence names
