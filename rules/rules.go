@@ -208,15 +208,21 @@ func Build(opt Options) (File, []string, error) {
 		// with in-flight within one request (or 5 %) of the limit
 		rec("limitscope:at_limit_share", fmt.Sprintf("avg_over_time((limitscope:in_flight >= bool (%s - clamp_min(%g * %s, 1)))[%s:%s])", lim, float64(diagnose.AtLimitSlack), lim, w, step))
 	}
+	// shareOfDemand is a per-second rate's share of demand over the window:
+	// rate / (rate + completions), completions by Little's law (in-flight /
+	// RTT), as diagnose counts them
+	shareOfDemand := func(rate string) string {
+		return fmt.Sprintf("avg_over_time(%s[%s]) / (avg_over_time(%s[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", rate, w, rate, w, w, rtt, w)
+	}
 	if have[trace.FieldRejected] && have[trace.FieldInFlight] && rtt != "" {
-		// rejected / (rejected + completions), completions by Little's law
-		rec("limitscope:rejected_share", fmt.Sprintf("avg_over_time(limitscope:rejected:rate1m[%s]) / (avg_over_time(limitscope:rejected:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
+		// rejected / (rejected + completions)
+		rec("limitscope:rejected_share", shareOfDemand("limitscope:rejected:rate1m"))
 	}
 	lossEvidence := have[trace.FieldDropped] && have[trace.FieldInFlight] && rtt != ""
 	if lossEvidence {
-		// losses / (losses + completions), completions by Little's law, and
-		// their calm level: the lowest over the baseline span
-		rec("limitscope:lost_share", fmt.Sprintf("avg_over_time(limitscope:dropped:rate1m[%s]) / (avg_over_time(limitscope:dropped:rate1m[%s]) + avg_over_time(limitscope:in_flight[%s]) / avg_over_time(%s[%s]))", w, w, w, rtt, w))
+		// losses / (losses + completions), and their calm level: the
+		// lowest over the baseline span
+		rec("limitscope:lost_share", shareOfDemand("limitscope:dropped:rate1m"))
 		rec("limitscope:lost_share_calm", fmt.Sprintf("min_over_time(limitscope:lost_share:%s[%s])", w, base))
 	} else {
 		notes = append(notes, "without dropped requests (or in-flight and an RTT to count completions), LimiterDegradedDownstream cannot tell capacity lost with errors")
@@ -236,49 +242,43 @@ func Build(opt Options) (File, []string, error) {
 		return fmt.Sprintf(`{{ with printf "%s:%s{limiter=%%q,instance=%%q,job=%%q}" $labels.limiter $labels.instance $labels.job | query }}{{ . | first | value | printf "%%.2f" }}{{ end }}`, rule, w)
 	}
 	on := "on(" + by + ")"
-	if have[trace.FieldRTTMin] {
+	// alert appends one alerting rule: held for --for, labelled with its
+	// severity and verdict, its summary naming the limiter and instance
+	alert := func(name, severity string, class diagnose.Class, expr, summary, description string) {
 		alerts.Rules = append(alerts.Rules, Rule{
-			Alert: "LimiterDegradedDownstream",
-			Expr: fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)",
-				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.DegradedDrop)),
+			Alert:  name,
+			Expr:   expr,
 			For:    promDuration(opt.For),
-			Labels: map[string]string{"severity": "critical", "verdict": string(diagnose.Degraded)},
+			Labels: map[string]string{"severity": severity, "verdict": string(class)},
 			Annotations: map[string]string{
-				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last " + base + ")",
-				"description": fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best). %s", value("limitscope:limit_median"), diagnose.Advice(diagnose.Degraded)),
+				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: " + summary,
+				"description": description + " " + diagnose.Advice(class),
 				"runbook_url": opt.Runbook,
 			},
 		})
+	}
+	if have[trace.FieldRTTMin] {
+		alert("LimiterDegradedDownstream", "critical", diagnose.Degraded,
+			fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)",
+				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.DegradedDrop)),
+			"the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last "+base+")",
+			fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best).", value("limitscope:limit_median")))
 	}
 	if lossEvidence {
 		// smaller: the limit fell to half its earlier level while losses
 		// make errorShare of what it lets through and twice their calm
 		// level — capacity lost with errors, whatever the latency did
-		alerts.Rules = append(alerts.Rules, Rule{
-			Alert: "LimiterDegradedDownstream",
-			Expr: fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
+		alert("LimiterDegradedDownstream", "critical", diagnose.Degraded,
+			fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
 				w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w),
-			For:    promDuration(opt.For),
-			Labels: map[string]string{"severity": "critical", "verdict": string(diagnose.Degraded)},
-			Annotations: map[string]string{
-				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last " + base + ", with losses)",
-				"description": fmt.Sprintf("the limit fell to {{ $value | humanizePercentage }} of its best while losses made %s of what it let through (calm level %s). %s", value("limitscope:lost_share"), value("limitscope:lost_share_calm"), diagnose.Advice(diagnose.Degraded)),
-				"runbook_url": opt.Runbook,
-			},
-		})
+			"the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", with losses)",
+			fmt.Sprintf("the limit fell to {{ $value | humanizePercentage }} of its best while losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm")))
 	}
-	alerts.Rules = append(alerts.Rules, Rule{
-		Alert: "LimiterOscillating",
-		Expr: fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * clamp_min(sqrt(limitscope:limit_median:%s), %g)) and %s limitscope:limit_swings:%s >= %g",
+	alert("LimiterOscillating", "warning", diagnose.Oscillating,
+		fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * clamp_min(sqrt(limitscope:limit_median:%s), %g)) and %s limitscope:limit_swings:%s >= %g",
 			w, float64(diagnose.OscBand), on, w, w, w, float64(diagnose.FloorJitter), on, w, float64(diagnose.OscSlowLegs)),
-		For:    promDuration(opt.For),
-		Labels: map[string]string{"severity": "warning", "verdict": string(diagnose.Oscillating)},
-		Annotations: map[string]string{
-			"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
-			"description": fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, moving by more than its jitter (√limit) again and again in %s. %s", value("limitscope:limit_median"), w, diagnose.Advice(diagnose.Oscillating)),
-			"runbook_url": opt.Runbook,
-		},
-	})
+		"the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
+		fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, moving by more than its jitter (√limit) again and again in %s.", value("limitscope:limit_median"), w))
 	if have[trace.FieldInFlight] {
 		expr := fmt.Sprintf("limitscope:utilisation:%s < %g", w, float64(diagnose.PipelineUtil))
 		switch {
@@ -294,17 +294,9 @@ func Build(opt Options) (File, []string, error) {
 		if have[trace.FieldRTTMin] {
 			expr += fmt.Sprintf(" unless %s limitscope:rtt_min_rise:%s >= %g", on, w, float64(diagnose.DegradedRTTRise))
 		}
-		alerts.Rules = append(alerts.Rules, Rule{
-			Alert:  "LimiterPipelineBound",
-			Expr:   expr,
-			For:    promDuration(opt.For),
-			Labels: map[string]string{"severity": "info", "verdict": string(diagnose.PipelineBound)},
-			Annotations: map[string]string{
-				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: the pipeline, not the downstream, is the constraint",
-				"description": fmt.Sprintf("in-flight is %s of the limit %s and the limit turns away little demand. %s", value("limitscope:utilisation"), value("limitscope:limit_median"), diagnose.Advice(diagnose.PipelineBound)),
-				"runbook_url": opt.Runbook,
-			},
-		})
+		alert("LimiterPipelineBound", "info", diagnose.PipelineBound, expr,
+			"the pipeline, not the downstream, is the constraint",
+			fmt.Sprintf("in-flight is %s of the limit %s and the limit turns away little demand.", value("limitscope:utilisation"), value("limitscope:limit_median")))
 	}
 	return File{Groups: []Group{series, ev, alerts}}, notes, nil
 }
