@@ -522,6 +522,10 @@ type Stream struct {
 	prevIdle   *windowStats
 	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
+	// warmingUp: the trace's first judged window was oscillating; it is the
+	// limiter leaving its initial limit if a calm healthy window follows
+	// (see settleWarmUp)
+	warmingUp bool
 	// levels: the limit medians of the last judged windows (a ring, newest
 	// at levelN-1 mod len), for swings slower than one window
 	levels [slowLevels]float64
@@ -783,6 +787,10 @@ func (s *Stream) closeWindow(end int64) {
 
 // commit records a judged window as a finding and updates the baselines.
 func (s *Stream) commit(w windowStats) {
+	if s.warmingUp {
+		settleWarmUp(s.findings, s.counts, w)
+	}
+	s.warmingUp = s.judged == 0 && w.class == Oscillating
 	s.judged++
 	s.counts[w.class]++
 	s.floor = w.floor
@@ -842,6 +850,24 @@ func (s *Stream) commit(w windowStats) {
 		// trace that opens mid-incident)
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
+}
+
+// settleWarmUp re-judges a trace's first window, oscillating, as healthy
+// when w, the window after it, is healthy and does not swing: a limiter
+// leaving its initial limit overshoots and turns back a few times before it
+// settles (warm-up), while a mis-tuned one goes on swinging. The first
+// window's finding (the only verdict so far) becomes a healthy one that w
+// extends and speaks for.
+func settleWarmUp(fs []Finding, counts map[Class]int, w windowStats) {
+	i := lastVerdict(fs)
+	if w.class != Healthy || w.swings() || i < 0 || fs[i].Class != Oscillating {
+		return
+	}
+	counts[Oscillating]--
+	counts[Healthy]++
+	f := &fs[i]
+	f.Class, f.Severity, f.strength = Healthy, SeverityOf(Healthy), math.Inf(-1)
+	f.w.class = Healthy
 }
 
 func strength(w windowStats) float64 {

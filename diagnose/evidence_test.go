@@ -442,3 +442,42 @@ func TestTrickleOfLossesIsNotFailing(t *testing.T) {
 		wantDegradedFinding(t, c.name, r, c.degraded)
 	}
 }
+
+// A limiter leaving its initial limit overshoots and turns back a few times
+// before it settles: a swinging first window followed by a calm one is that
+// warm-up, not oscillation. Swings that go on into the second window are
+// oscillation, and a short trace's calm tail settles the first window too.
+func TestWarmUpIsNotOscillation(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		n       int
+		swingTo int // the limit swings until this sample
+		want    Class
+	}{
+		{"one swinging window, then calm", 1800, 60, Healthy},
+		{"two swinging windows, then calm", 1800, 120, Oscillating},
+		{"one swinging window and a calm tail", 118, 60, Healthy},
+		{"swinging throughout", 1800, 1800, Oscillating},
+	} {
+		r := Classify("x", synth(c.n, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			l := 120 + wobble3(i)
+			if i < c.swingTo {
+				l = 100 + 40*float64((i/10)%2)
+			}
+			return l, l, 20, 22, 0, 300
+		}), Options{})
+		if r.Class != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)
+		}
+		if c.want == Healthy {
+			for _, f := range r.Findings {
+				if f.Class == Oscillating {
+					t.Errorf("%s: an oscillating finding %s–%s remains", c.name, f.Start, f.End)
+				}
+			}
+			if len(r.Findings) == 0 || !r.Findings[0].Start.Equal(r.Start) || r.Findings[0].Class != Healthy {
+				t.Errorf("%s: the healthy finding does not open the trace: %+v", c.name, r.Findings)
+			}
+		}
+	}
+}
