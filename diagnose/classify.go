@@ -1286,14 +1286,19 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && completesHalf && rttFollowed
 	// slowerFar: wherever a limit that did not grow sits (a limiter
 	// tolerating 2× latency, a Vegas cut to 64 %), completions fallen far
-	// (slowerShare) with the RTT risen 1.5× — unless the limit already sat
-	// above the downstream's capacity (losses at the calm level). A limit
-	// that grew is slower too where completions fell to a third with the
-	// RTT doubled (slowerGrownShare: AIMD and failsafe-go grow into
-	// latency they cannot see)
+	// (slowerShare) with the RTT risen 1.5×. A limit that grew is slower
+	// too where completions fell to a third with the RTT doubled
+	// (slowerGrownShare: AIMD and failsafe-go grow into latency they cannot
+	// see) — unless it already sat above the downstream's capacity (losses
+	// at the calm level): then its own queue may be what deepened. A limit
+	// that held did not deepen its queue, wherever it sat (gcl's Gradient
+	// at 5 above a capacity of 1, losing half of what it sends, while the
+	// downstream slows 4×) — unless only the RTT stands in for a min RTT
+	// (AIMD holding above a downstream that stepped down)
 	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
-	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed && !aboveCapacity &&
-		(w.limitMed <= ownQueueGrowth*ownRef || grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned)
+	held := w.limitMed <= ownQueueGrowth*ownRef && (!aboveCapacity || !w.rttProxy)
+	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
+		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned)
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell

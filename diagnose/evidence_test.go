@@ -481,3 +481,29 @@ func TestWarmUpIsNotOscillation(t *testing.T) {
 		}
 	}
 }
+
+// A limit that sits above its downstream's capacity from the start (half of
+// what it sends is lost at its calmest: gcl's Gradient at a capacity of 1)
+// and holds while the RTT rises 4.5× and completions fall to a fifth is a
+// slower downstream: the limiter's own queue deepens only as in-flight
+// grows, and neither did. The same trace with the RTT held is no incident.
+func TestSlowerAboveCapacityWithTheLimitHeld(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		rttAfter float64
+		degraded bool
+	}{
+		{"the RTT up 4.5× at a held limit", 250, true},
+		{"the RTT held", 56, false},
+	} {
+		r := Classify("x", synth(240, 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			rtt, lost := 56.0, 0.5
+			if i >= 120 {
+				rtt, lost = c.rttAfter, 0.84
+			}
+			done := 5 / (rtt / 1000) * 5 // Little's law over the interval
+			return 5 + wobble3(i), 5, 50, rtt, done * lost / (1 - lost), 50
+		}), Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+	}
+}

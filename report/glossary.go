@@ -43,7 +43,9 @@ degraded-downstream (critical)
   completions fall to half or less; or, wherever a limit that did not grow
   sits, the min RTT or the RTT up 1.5× while completions fall to 40% or
   less (a limiter tolerating twice the latency; a min-RTT estimate never
-  re-probed); where the limit grew, completions at a third with the RTT
+  re-probed), even with the limit above capacity (losses at their calm
+  level): a limit that held did not deepen its own queue; where the limit
+  grew (and was not above capacity), completions at a third with the RTT
   doubled; or the limit fallen to half, steady, in-flight against it,
   completions at 40% or less and the RTT up only 1.25× (a limiter that
   sat above its downstream with a queue sees less of the latency rise).
