@@ -1222,9 +1222,11 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// inside the window: the limit fell to half or less while the RTT rose
 	// 1.5× and completions fell (an incident starting inside a short
 	// recording, before any baseline); a limit following a capacity step
-	// falls less, and its RTT settles
+	// falls less, and its RTT settles. Not right after a window that
+	// swung: a fall there is a tooth of the swing (a mis-tuned AIMD halving
+	// at the top of its saw-tooth as its queue and RTT peak)
 	fellInside, fellLossy := false, false
-	if w.hasTput && w.limitLast <= collapseDrop*w.limitFirst && w.tputLast <= tputFall*w.tputFirst {
+	if !s.prevSwing && w.hasTput && w.limitLast <= collapseDrop*w.limitFirst && w.tputLast <= tputFall*w.tputFirst {
 		w.rttFirst, w.rttLast = thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
 		fellInside = w.rttFirst > 0 && w.rttLast >= degradedRTTRise*w.rttFirst
 		// or fell so, in one move (not a swing), with in-flight still
@@ -1233,10 +1235,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// on an incident's first minutes, capacity lost with errors. One
 		// move is counted against the level the limit fell from as well: a
 		// window that is mostly the fallen level has a median that makes
-		// any wobble before the fall a swing — unless the window before
-		// swung (a tooth of AIMD's saw-tooth is not a fall)
+		// any wobble before the fall a swing
 		fellLossy = errorsUp && w.dropShare >= pinnedErrorShare &&
-			(w.legs <= 1 || !s.prevSwing && s.countLegs(raw, times, math.Max(oscLegFraction*w.limitFirst, jitter(w.limitFirst))) <= 1)
+			(w.legs <= 1 || s.countLegs(raw, times, math.Max(oscLegFraction*w.limitFirst, jitter(w.limitFirst))) <= 1)
 		if fellLossy {
 			_, pressed := thirds(s, pts, func(p *point) (float64, bool) {
 				return p.inFlight / p.limit, p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0

@@ -507,3 +507,30 @@ func TestSlowerAboveCapacityWithTheLimitHeld(t *testing.T) {
 		wantDegradedFinding(t, c.name, r, c.degraded)
 	}
 }
+
+// A limit that falls to less than half inside a window while the RTT rises
+// 1.5× is an incident starting inside the recording — unless the window
+// before swung: then the fall is a tooth of the swing (a mis-tuned AIMD
+// halving at the top of its saw-tooth as its queue and RTT peak).
+func TestAFallRightAfterASwingIsATooth(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		swinging bool
+		degraded bool
+	}{
+		{"after calm windows", false, true},
+		{"right after swinging windows", true, false},
+	} {
+		r := Classify("x", synth(240, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			l, rtt := 200.0, 20.0
+			switch {
+			case i < 180 && c.swinging && (i/15)%2 == 1:
+				l = 100
+			case i >= 210: // the fall, in the last window
+				l, rtt = 80, 45
+			}
+			return l, l, -1, rtt, 0, 50
+		}), Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+	}
+}

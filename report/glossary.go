@@ -55,7 +55,8 @@ degraded-downstream (critical)
   Fell: inside one window the limit falls to half or less while the RTT
   rises 1.5× (an incident starting inside a short recording), or while
   in-flight stays pressed against it and losses make 2% of completions
-  (capacity lost with errors, in the first minutes of a recording). Smaller: the
+  (capacity lost with errors, in the first minutes of a recording); never
+  right after a window that swung (a tooth of the swing). Smaller: the
   limit at half its earlier level or less while losses (dropped) reach 1%
   of completions and twice their calm level, or it is pinned with losses.
   Already degraded: pinned low (well below its earlier level, or nailed to
