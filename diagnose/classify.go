@@ -522,10 +522,6 @@ type Stream struct {
 	prevIdle   *windowStats
 	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
-	// warmingUp: the trace's first judged window was oscillating; it is the
-	// limiter leaving its initial limit if a calm healthy window follows
-	// (see settleWarmUp)
-	warmingUp bool
 	// levels: the limit medians of the last judged windows (a ring, newest
 	// at levelN-1 mod len), for swings slower than one window
 	levels [slowLevels]float64
@@ -787,10 +783,9 @@ func (s *Stream) closeWindow(end int64) {
 
 // commit records a judged window as a finding and updates the baselines.
 func (s *Stream) commit(w windowStats) {
-	if s.warmingUp {
+	if s.warmingUp() {
 		settleWarmUp(s.findings, s.counts, w)
 	}
-	s.warmingUp = s.judged == 0 && w.class == Oscillating
 	s.judged++
 	s.counts[w.class]++
 	s.floor = w.floor
@@ -851,6 +846,11 @@ func (s *Stream) commit(w windowStats) {
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
 }
+
+// warmingUp reports a trace whose only judged window so far was
+// oscillating: the limiter may be leaving its initial limit (settleWarmUp
+// judges it by the window after).
+func (s *Stream) warmingUp() bool { return s.judged == 1 && s.counts[Oscillating] == 1 }
 
 // settleWarmUp re-judges a trace's first window, oscillating, as healthy
 // when w, the window after it, is healthy and does not swing: a limiter

@@ -186,7 +186,7 @@ func (s *Stream) Result() Result {
 		// after judged windows needs half a window
 		windows++
 		if w, ok := s.judge(s.windowPoints(addSat(s.last, 1)), partialStart, addSat(s.last, 1)); ok {
-			if s.warmingUp {
+			if s.warmingUp() {
 				settleWarmUp(findings, counts, w)
 			}
 			judged++
