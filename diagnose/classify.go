@@ -280,7 +280,17 @@ const (
 	// counts.
 	failingRate      = 0.02
 	pinnedErrorShare = 0.02
-	pinnedRTTRatio   = 1.5
+	// swampedShare: a limit turning away 85 % of demand or more (demand
+	// seven times what completes) while losses reach errorShare of what
+	// completes, above any calm level, is a downstream that takes a small
+	// share of the traffic it was sized for and fails some of that: a
+	// trace that opens mid-incident, the limit wherever the limiter put it
+	// (Vector's ARC swinging 1–8 after a collapse from 150). A healthy
+	// saturated limiter turns away about a third, and one probing the shed
+	// point of a small downstream at twice its capacity (gcl's Gradient at
+	// 8 over 4, losing a tenth) about three quarters.
+	swampedShare   = 0.85
+	pinnedRTTRatio = 1.5
 	// standingQueueRatio: a flat limit (10–90 % band within 2 %) with the
 	// RTT at twice the min RTT or more in 90 % of the window's samples holds
 	// a standing queue: the limit is above what the downstream takes.
@@ -493,6 +503,7 @@ const (
 	degradedFailing                           // losses with the limit far from binding
 	degradedFloor                             // fell to half and nailed there, losses not measured
 	degradedFellLossy                         // the limit fell to half inside the window with losses
+	degradedSwamped                           // most demand turned away with losses
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -1328,6 +1339,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// (AIMD at its steady state, its ramp-up not in the trace) is not
 		// pinned low
 		w.class, w.why = Degraded, degradedLossyPin
+	case errorsUp && w.hasRejShare && w.rejShare >= swampedShare:
+		// swamped: most of the demand turned away while what gets through
+		// fails, wherever the limit sits and however it moves
+		w.class, w.why = Degraded, degradedSwamped
 	case errorsUp && w.lossRate >= failingRate*best && (w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil || w.dropShare >= lostMost && completesHalf):
 		// failing: the limit is far from binding, yet 5 % or more of what
 		// it lets through is lost (and twice the calm level), at a rate
@@ -1785,7 +1800,7 @@ const (
 func Advice(c Class) string {
 	switch c {
 	case Degraded:
-		return "The downstream genuinely got slower: page its owner. The limiter is protecting it; raising the limit would only queue more."
+		return "The downstream degraded (it got slower, takes less than it did, or fails what it is sent): page its owner. The limiter is protecting it; raising the limit would only queue or lose more."
 	case PipelineBound:
 		return "The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching)."
 	case Oscillating:

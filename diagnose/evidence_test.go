@@ -384,7 +384,9 @@ func TestSinkingWithLossesIsNoCalmLevel(t *testing.T) {
 	} {
 		r := Classify("x", synth(c.samples, 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
 			l := math.Round(c.limit(i))
-			return l, l, 3410, 4220, 0.05 * l / 4.22 * 5, 700 // losses 5 % of completions
+			// losses 5 % of completions; half of demand turned away, below
+			// swampedShare (a limit turning most of it away is judged by that)
+			return l, l, 3410, 4220, 0.05 * l / 4.22 * 5, l / 4.22 * 5
 		}), Options{})
 		wantDegradedFinding(t, c.name, r, c.degraded)
 		if c.degraded && !degradedSaying(r, "no calm level in the trace") {
@@ -532,5 +534,34 @@ func TestAFallRightAfterASwingIsATooth(t *testing.T) {
 			return l, l, -1, rtt, 0, 50
 		}), Options{})
 		wantDegradedFinding(t, c.name, r, c.degraded)
+	}
+}
+
+// A limit turning away most of the demand while what gets through fails is
+// a downstream that takes a small share of the traffic, wherever the limit
+// sits and however it moves: Vector's ARC after a collapse, swinging 2–8 in
+// a trace that opens mid-incident. Without the losses it is a limiter
+// holding back an overload, and a quarter let through with a tenth lost is a
+// limiter probing a small downstream's shed point.
+func TestMostDemandTurnedAwayWithLosses(t *testing.T) {
+	levels := []float64{3, 5, 8, 6, 4, 7, 2, 6, 8, 5}
+	for _, c := range []struct {
+		name           string
+		rejected, lost float64 // shares of demand and of completions
+		degraded       bool
+	}{
+		{"93% turned away, 5% of completions lost", 0.93, 0.05, true},
+		{"93% turned away, nothing lost", 0.93, 0, false},
+		{"75% turned away, 10% lost", 0.75, 0.10, false},
+	} {
+		r := Classify("x", synth(60, 15*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			l := levels[i%len(levels)]
+			done := l / 0.245 * 15 // Little's law over the interval
+			return l, l, 245, 245, done * c.lost, done * c.rejected / (1 - c.rejected)
+		}), Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if c.degraded && !degradedSaying(r, "turned away 93% of demand", "losses made 4.8% of completions") {
+			t.Errorf("%s: the finding does not name the shares: %+v", c.name, r.Findings)
+		}
 	}
 }

@@ -327,11 +327,7 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("the limit fell from %.1f to %.1f while the RTT rose %.2f× (from %.1f ms to %.1f ms) and completions fell to %.0f%%", w.limitFirst, w.limitLast, w.rttLast/w.rttFirst, w.rttFirst, w.rttLast, 100*w.tputLast/w.tputFirst)
 			v["rtt_rise"] = decimal.Round(w.rttLast/w.rttFirst, 2)
 		case degradedSmaller:
-			calm := "no calm level in the trace"
-			if !math.IsInf(w.dropCalm, 1) {
-				calm = fmt.Sprintf("calm level %.1f%%", 100*w.dropCalm)
-			}
-			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (%s)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, calm)
+			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (%s)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, w.calmLosses())
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedFloor:
 			if w.ref > w.limitMed {
@@ -351,6 +347,10 @@ func (s *Stream) describe(f *Finding) {
 			if w.queuedSome > 0 {
 				sum += fmt.Sprintf(" and the RTT ran at 1.5× the min RTT or more in %.0f%% of samples", 100*w.queuedSome)
 			}
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedSwamped:
+			sum = fmt.Sprintf("the limit (median %.1f) turned away %.0f%% of demand while losses made %.1f%% of completions (%s): the downstream takes a small share of the demand and fails some of it", w.limitMed, 100*w.rejShare, 100*w.dropShare, w.calmLosses())
+			v["rejected_share"] = decimal.Round(w.rejShare, 4)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedFellLossy:
 			sum = fmt.Sprintf("the limit fell from %.1f to %.1f with in-flight pressed against it while losses made %.1f%% of completions and completions fell to %.0f%%: capacity lost with errors", w.limitFirst, w.limitLast, 100*w.dropShare, 100*w.tputLast/w.tputFirst)
@@ -376,7 +376,12 @@ func (s *Stream) describe(f *Finding) {
 		if w.hasTput && w.tputFirst > 0 {
 			v["completions_per_s"] = decimal.Round(w.tput, 2)
 		}
-		rec = fmt.Sprintf("The downstream %q genuinely got slower since %s: page its owner. The limiter is protecting it; raising the limit would only queue more.", s.target, since)
+		switch w.why {
+		case degradedSlower, degradedFell:
+			rec = fmt.Sprintf("The downstream %q genuinely got slower since %s: page its owner. The limiter is protecting it; raising the limit would only queue more.", s.target, since)
+		default: // the evidence is capacity lost or requests failed
+			rec = fmt.Sprintf("The downstream %q takes less than it did, or fails what it is sent, since %s: page its owner. The limiter is protecting it; raising the limit would only lose more.", s.target, since)
+		}
 	case Oscillating:
 		v["swings"] = float64(w.legs)
 		v["band"] = decimal.Round(w.band, 2)
@@ -408,4 +413,12 @@ func (s *Stream) describe(f *Finding) {
 	}
 	sort.Strings(f.Evidence.NonFinite)
 	f.Recommendation = rec
+}
+
+// calmLosses says the calm level of losses a window's were judged against.
+func (w *windowStats) calmLosses() string {
+	if math.IsInf(w.dropCalm, 1) {
+		return "no calm level in the trace"
+	}
+	return fmt.Sprintf("calm level %.1f%%", 100*w.dropCalm)
 }

@@ -65,7 +65,10 @@ degraded-downstream (critical)
   value (its configured minimum) or at 1–2, or with the RTT persistently
   1.5× the min RTT — a limit flipping 8↔9 with losses is as
   likely probing a healthy downstream's shed point; or pinned at 1–2
-  rejecting demand with losses. Held at its minimum (losses not measured):
+  rejecting demand with losses. Swamped: the limit turns away 85% of demand
+  or more while losses make 1% of completions and twice their calm level
+  (or there is none), wherever the limit sits — with nothing lost it is an
+  overload the limiter holds back. Held at its minimum (losses not measured):
   the limit fell to half or less and is nailed to one value, in-flight
   pressed against it, where the limit is continuous (it took fractional
   values) or at 1–2. Failing: 5% or more of what
