@@ -194,9 +194,13 @@ const (
 	// about 28 %); a limit flat with brief spikes (Vegas' +beta jumps, AIMD
 	// back-offs of 10 %) spans a few percent.
 	oscIQR = 0.20
-	// oscWideBand: or the 10–90 % band spans 20 % of the median and twice
-	// the jitter (below).
-	oscWideBand = 0.20
+	// oscWideBand: or the 10–90 % band spans 30 % of the median and twice
+	// the jitter (below): a limit jumping every sample. A band of 20–30 %
+	// with its middle half narrow is a shallow back-off wandering under a
+	// noisy RTT (Vector's ARC cutting by ×0.9 two or three times in a row,
+	// go-concurrency-limits' Gradient re-probing), which a finely read
+	// limit calls calm (its 5–95 % range under a quarter of the median).
+	oscWideBand = 0.30
 	// oscLegFraction and oscMinLegs: a swing is a move of at least 20 % of
 	// the median against the previous direction; four of them in a window is
 	// "repeatedly" — a single capacity step that settles makes one, and

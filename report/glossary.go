@@ -87,7 +87,7 @@ degraded-downstream (critical)
 oscillating (warning)
   The limit swings widely and repeatedly: the middle half of its values
   spans 20% or more of its median and at least the jitter a limit of its
-  size shows anyway (√limit, at least 2), or its 10–90% band spans 20% and
+  size shows anyway (√limit, at least 2), or its 10–90% band spans 30% and
   two such jitters; with 4 or more swings of that size in a window (or 2 in
   each of two windows whose band spans 40% or more); or, slower than a
   window, the window medians move 3 times by 30% of their median within the
