@@ -825,8 +825,10 @@ func TestRealLibrariesCalibration(t *testing.T) {
 // failsafe-adaptive 80 % (degraded), 7–10 traces per class.
 // Vegas' first at 70 %: its classes of 7–10 traces moved by one from run
 // to run before seededLimit. Raised: gcl-gradient2 to 75 % (worst 89 %),
-// gcl-vegas to 85 % (every class 100 %).
-var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.75, "gcl-vegas": 0.85, "gcl-aimd": 0.70, "failsafe-adaptive": 0.70}
+// gcl-vegas to 85 % (every class 100 %), failsafe-adaptive to 85 % (every
+// class 100 % once a limit turning away most of the demand with losses is
+// degraded: swampedShare).
+var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.75, "gcl-vegas": 0.85, "gcl-aimd": 0.70, "failsafe-adaptive": 0.85}
 
 // TestRealLibrariesHeldOut judges the held-out half of the real-libraries
 // suite per library and class.
