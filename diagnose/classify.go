@@ -1793,6 +1793,7 @@ const (
 	DegradedDrop    Threshold = degradedDrop
 	CollapseDrop    Threshold = collapseDrop
 	ErrorShare      Threshold = errorShare
+	SwampedShare    Threshold = swampedShare
 	OscBand         Threshold = oscBand
 	OscMinLegs      Threshold = oscMinLegs
 	OscSlowLegs     Threshold = oscSlowLegs

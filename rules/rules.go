@@ -273,6 +273,16 @@ func Build(opt Options) (File, []string, error) {
 				w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w),
 			"the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", with losses)",
 			fmt.Sprintf("the limit fell to {{ $value | humanizePercentage }} of its best while losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm")))
+		if have[trace.FieldRejected] {
+			// swamped: the limit turns away most of the demand while
+			// losses make errorShare of what it lets through and twice
+			// their calm level — wherever the limit sits
+			alert("LimiterDegradedDownstream", "critical", diagnose.Degraded,
+				fmt.Sprintf("limitscope:rejected_share:%s >= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
+					w, float64(diagnose.SwampedShare), on, w, float64(diagnose.ErrorShare), on, w, w),
+				"the downstream takes a small share of the demand (the limit turns away {{ $value | humanizePercentage }} of it, with losses)",
+				fmt.Sprintf("the limit turned away {{ $value | humanizePercentage }} of demand while losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm")))
+		}
 	}
 	alert("LimiterOscillating", "warning", diagnose.Oscillating,
 		fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * clamp_min(sqrt(limitscope:limit_median:%s), %g)) and %s limitscope:limit_swings:%s >= %g",

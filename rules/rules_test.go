@@ -117,14 +117,22 @@ func writeInputSeries(b *strings.Builder, in []series) {
 
 // descriptions are the alerts' rendered descriptions on the test's series.
 var descriptions = map[string]string{
-	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at 60% or less of its best). The downstream degraded (it got slower, takes less than it did, or fails what it is sent): page its owner. The limiter is protecting it; raising the limit would only queue or lose more.",
+	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at 60% or less of its best). " + degradedAdvice,
 	"LimiterOscillating":        "the limit's 10–90% band is 50% of its median 40.00, moving by more than its jitter (√limit) again and again in 5m. Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)",
 	"LimiterPipelineBound":      "in-flight is 0.10 of the limit 100.00 and the limit turns away little demand. The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching).",
 }
 
+// degradedAdvice is diagnose's advice on a degraded downstream, which every
+// LimiterDegradedDownstream description ends with.
+const degradedAdvice = "The downstream degraded (it got slower, takes less than it did, or fails what it is sent): page its owner. The limiter is protecting it; raising the limit would only queue or lose more."
+
 // collapseDescription is LimiterDegradedDownstream's description where the
 // limit fell with losses (capacity lost with errors, the latency flat).
-const collapseDescription = "the limit fell to 40% of its best while losses made 0.05 of what it let through (calm level 0.00). The downstream degraded (it got slower, takes less than it did, or fails what it is sent): page its owner. The limiter is protecting it; raising the limit would only queue or lose more."
+const collapseDescription = "the limit fell to 40% of its best while losses made 0.05 of what it let through (calm level 0.00). " + degradedAdvice
+
+// swampedDescription is LimiterDegradedDownstream's description where the
+// limit turns away most of the demand with losses (wherever it sits).
+const swampedDescription = "the limit turned away 90% of demand while losses made 0.05 of what it let through (calm level 0.00). " + degradedAdvice
 
 // withDropped sets a limiter's dropped requests per second.
 func withDropped(in []series, dropped []float64) []series {
@@ -167,6 +175,10 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	// collapse: at 60 min the downstream loses capacity and fails 5 % of
 	// requests at the same latency; the limit falls to 40 % of its level
 	in = append(in, withDropped(limiterSeries("collapse", from(40, 16, 240), from(38, 16, 240), constant(0.020), constant(0.022), constant(400)), from(0, 40, 240))...)
+	// swamped: at 60 min the limit holds, but it turns away 90 % of demand
+	// (nine times the 1727 completions a second) while 5 % of what
+	// completes is lost
+	in = append(in, withDropped(limiterSeries("swamped", constant(40), constant(38), constant(0.020), constant(0.022), from(400, 9*38/0.022, 240)), from(0, 0.05*38/0.022, 240))...)
 
 	var b strings.Builder
 	writeInputSeries(&b, in)
@@ -178,6 +190,7 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 		"LimiterDegradedDownstream": {
 			{"degraded", "critical", "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)", descriptions["LimiterDegradedDownstream"]},
 			{"collapse", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
+			{"swamped", "critical", "swamped on svc:9090: the downstream takes a small share of the demand (the limit turns away 90% of it, with losses)", swampedDescription},
 		},
 		"LimiterOscillating":   {{"oscillating", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
 		"LimiterPipelineBound": {{"pipeline", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]}},
