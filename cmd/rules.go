@@ -34,10 +34,12 @@ or Mimir rulers) that judge every limiter the way diagnose does:
                                 the limit's 10–90% band, swings, pinned-at-floor,
                                 fall from its best, the losses' calm level and the
                                 min-RTT rise against an hour earlier, over --window
-  limitscope-<preset>-alerts    LimiterDegradedDownstream (critical),
-                                LimiterOscillating (warning), LimiterPipelineBound
-                                (info), each held for --for, with the numbers and
-                                the recommendation in its annotations
+  limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
+                                labelled evidence=slower, capacity-lost or
+                                swamped), LimiterOscillating (warning),
+                                LimiterPipelineBound (info), each held for --for,
+                                with the numbers and the recommendation in its
+                                annotations
 
 A series the preset lacks leaves out the rules that need it (a comment says
 which). Check the output with: promtool check rules FILE.`,

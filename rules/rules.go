@@ -244,12 +244,19 @@ func Build(opt Options) (File, []string, error) {
 	on := "on(" + by + ")"
 	// alert appends one alerting rule: held for --for, labelled with its
 	// severity and verdict, its summary naming the limiter and instance
-	alert := func(name, severity string, class diagnose.Class, expr, summary, description string) {
+	// evidence labels each of an alert's rules (LimiterDegradedDownstream
+	// has three): two rules of one name firing on one limiter with the same
+	// labels would be one ALERTS series twice ("duplicate sample")
+	alert := func(name, evidence, severity string, class diagnose.Class, expr, summary, description string) {
+		labels := map[string]string{"severity": severity, "verdict": string(class)}
+		if evidence != "" {
+			labels["evidence"] = evidence
+		}
 		alerts.Rules = append(alerts.Rules, Rule{
 			Alert:  name,
 			Expr:   expr,
 			For:    promDuration(opt.For),
-			Labels: map[string]string{"severity": severity, "verdict": string(class)},
+			Labels: labels,
 			Annotations: map[string]string{
 				"summary":     "{{ $labels.limiter }} on {{ $labels.instance }}: " + summary,
 				"description": description + " " + diagnose.Advice(class),
@@ -258,7 +265,7 @@ func Build(opt Options) (File, []string, error) {
 		})
 	}
 	if have[trace.FieldRTTMin] {
-		alert("LimiterDegradedDownstream", "critical", diagnose.Degraded,
+		alert("LimiterDegradedDownstream", "slower", "critical", diagnose.Degraded,
 			fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)",
 				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.DegradedDrop)),
 			"the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last "+base+")",
@@ -268,7 +275,7 @@ func Build(opt Options) (File, []string, error) {
 		// smaller: the limit fell to half its earlier level while losses
 		// make errorShare of what it lets through and twice their calm
 		// level — capacity lost with errors, whatever the latency did
-		alert("LimiterDegradedDownstream", "critical", diagnose.Degraded,
+		alert("LimiterDegradedDownstream", "capacity-lost", "critical", diagnose.Degraded,
 			fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
 				w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w),
 			"the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", with losses)",
@@ -277,14 +284,14 @@ func Build(opt Options) (File, []string, error) {
 			// swamped: the limit turns away most of the demand while
 			// losses make errorShare of what it lets through and twice
 			// their calm level — wherever the limit sits
-			alert("LimiterDegradedDownstream", "critical", diagnose.Degraded,
+			alert("LimiterDegradedDownstream", "swamped", "critical", diagnose.Degraded,
 				fmt.Sprintf("limitscope:rejected_share:%s >= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
 					w, float64(diagnose.SwampedShare), on, w, float64(diagnose.ErrorShare), on, w, w),
 				"the downstream takes a small share of the demand (the limit turns away {{ $value | humanizePercentage }} of it, with losses)",
 				fmt.Sprintf("the limit turned away {{ $value | humanizePercentage }} of demand while losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm")))
 		}
 	}
-	alert("LimiterOscillating", "warning", diagnose.Oscillating,
+	alert("LimiterOscillating", "", "warning", diagnose.Oscillating,
 		fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * clamp_min(sqrt(limitscope:limit_median:%s), %g)) and %s limitscope:limit_swings:%s >= %g",
 			w, float64(diagnose.OscBand), on, w, w, w, float64(diagnose.FloorJitter), on, w, float64(diagnose.OscSlowLegs)),
 		"the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
@@ -304,7 +311,7 @@ func Build(opt Options) (File, []string, error) {
 		if have[trace.FieldRTTMin] {
 			expr += fmt.Sprintf(" unless %s limitscope:rtt_min_rise:%s >= %g", on, w, float64(diagnose.DegradedRTTRise))
 		}
-		alert("LimiterPipelineBound", "info", diagnose.PipelineBound, expr,
+		alert("LimiterPipelineBound", "", "info", diagnose.PipelineBound, expr,
 			"the pipeline, not the downstream, is the constraint",
 			fmt.Sprintf("in-flight is %s of the limit %s and the limit turns away little demand.", value("limitscope:utilisation"), value("limitscope:limit_median")))
 	}

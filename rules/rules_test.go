@@ -185,21 +185,25 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	b.WriteString("    alert_rule_test:\n")
 	// each alert fires on these limiters and no other; the annotations
 	// carry the numbers and diagnose's advice
-	type firing struct{ limiter, severity, summary, description string }
+	type firing struct{ limiter, evidence, severity, summary, description string }
 	expect := map[string][]firing{
 		"LimiterDegradedDownstream": {
-			{"degraded", "critical", "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)", descriptions["LimiterDegradedDownstream"]},
-			{"collapse", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
-			{"swamped", "critical", "swamped on svc:9090: the downstream takes a small share of the demand (the limit turns away 90% of it, with losses)", swampedDescription},
+			{"degraded", "slower", "critical", "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)", descriptions["LimiterDegradedDownstream"]},
+			{"collapse", "capacity-lost", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
+			{"swamped", "swamped", "critical", "swamped on svc:9090: the downstream takes a small share of the demand (the limit turns away 90% of it, with losses)", swampedDescription},
 		},
-		"LimiterOscillating":   {{"oscillating", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
-		"LimiterPipelineBound": {{"pipeline", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]}},
+		"LimiterOscillating":   {{"oscillating", "", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
+		"LimiterPipelineBound": {{"pipeline", "", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]}},
 	}
 	verdict := map[string]string{"LimiterDegradedDownstream": "degraded-downstream", "LimiterOscillating": "oscillating", "LimiterPipelineBound": "pipeline-bound"}
 	for alert, fs := range expect {
 		fmt.Fprintf(&b, "      - eval_time: 100m\n        alertname: %s\n        exp_alerts:\n", alert)
 		for _, f := range fs {
-			fmt.Fprintf(&b, "          - exp_labels: {job: api, instance: \"svc:9090\", limiter: %s, severity: %s, verdict: %s}\n", f.limiter, f.severity, verdict[alert])
+			evidence := ""
+			if f.evidence != "" {
+				evidence = ", evidence: " + f.evidence
+			}
+			fmt.Fprintf(&b, "          - exp_labels: {job: api, instance: \"svc:9090\", limiter: %s, severity: %s, verdict: %s%s}\n", f.limiter, f.severity, verdict[alert], evidence)
 			fmt.Fprintf(&b, "            exp_annotations:\n              summary: %q\n              description: %q\n              runbook_url: %q\n", f.summary, f.description, DefaultRunbook)
 		}
 	}
