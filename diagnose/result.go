@@ -415,7 +415,7 @@ func (s *Stream) describe(f *Finding) {
 	f.Recommendation = rec
 }
 
-// calmLosses says the calm level of losses a window's were judged against.
+// calmLosses names the calm level a window's losses were judged against.
 func (w *windowStats) calmLosses() string {
 	if math.IsInf(w.dropCalm, 1) {
 		return "no calm level in the trace"
