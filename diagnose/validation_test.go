@@ -12,7 +12,7 @@ import (
 // checked here before the held-out half is looked at (once), and a miss
 // here may be studied, which a held-out miss may not. Reported by make
 // calibrate, by truth, for the simulator's families and the real
-// libraries; nothing here is tuned against.
+// libraries. Thresholds are set on the calibration half, never here.
 const validationSeed = calibrationSeed + 9
 
 // TestValidationSeedCalibration reports the validation draw's confusion

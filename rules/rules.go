@@ -272,23 +272,24 @@ func Build(opt Options) (File, []string, error) {
 			fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best).", value("limitscope:limit_median")))
 	}
 	if lossEvidence {
-		// smaller: the limit fell to half its earlier level while losses
-		// make errorShare of what it lets through and twice their calm
-		// level — capacity lost with errors, whatever the latency did
+		// errors up, as diagnose's errorsUp: losses make errorShare of
+		// what the limit lets through and twice their calm level
+		lossesUp := fmt.Sprintf("%s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
+			on, w, float64(diagnose.ErrorShare), on, w, w)
+		lossesSaid := fmt.Sprintf("losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm"))
+		// smaller: the limit fell to half its earlier level with errors
+		// up — capacity lost with errors, whatever the latency did
 		alert("LimiterDegradedDownstream", "capacity-lost", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
-				w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w),
+			fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s", w, float64(diagnose.CollapseDrop), lossesUp),
 			"the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", with losses)",
-			fmt.Sprintf("the limit fell to {{ $value | humanizePercentage }} of its best while losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm")))
+			"the limit fell to {{ $value | humanizePercentage }} of its best while "+lossesSaid)
 		if have[trace.FieldRejected] {
-			// swamped: the limit turns away most of the demand while
-			// losses make errorShare of what it lets through and twice
-			// their calm level — wherever the limit sits
+			// swamped: the limit turns away most of the demand with
+			// errors up — wherever the limit sits
 			alert("LimiterDegradedDownstream", "swamped", "critical", diagnose.Degraded,
-				fmt.Sprintf("limitscope:rejected_share:%s >= %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s",
-					w, float64(diagnose.SwampedShare), on, w, float64(diagnose.ErrorShare), on, w, w),
+				fmt.Sprintf("limitscope:rejected_share:%s >= %g and %s", w, float64(diagnose.SwampedShare), lossesUp),
 				"the downstream takes a small share of the demand (the limit turns away {{ $value | humanizePercentage }} of it, with losses)",
-				fmt.Sprintf("the limit turned away {{ $value | humanizePercentage }} of demand while losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm")))
+				"the limit turned away {{ $value | humanizePercentage }} of demand while "+lossesSaid)
 		}
 	}
 	alert("LimiterOscillating", "", "warning", diagnose.Oscillating,
