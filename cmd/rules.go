@@ -31,7 +31,8 @@ or Mimir rulers) that judge every limiter the way diagnose does:
   limitscope-<preset>-series    each mapped family normalised to one series per
                                 limiter (labels job, instance, limiter; RTTs in s)
   limitscope-<preset>-evidence  utilisation, rejected and lost shares of demand,
-                                the limit's 10–90% band, swings, pinned-at-floor,
+                                the limit's 10–90% band and middle half, swings,
+                                pinned-at-floor,
                                 fall from its best, the losses' calm level and the
                                 min-RTT rise against an hour earlier, over --window
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules

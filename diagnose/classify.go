@@ -1795,6 +1795,8 @@ const (
 	ErrorShare      Threshold = errorShare
 	SwampedShare    Threshold = swampedShare
 	OscBand         Threshold = oscBand
+	OscIQR          Threshold = oscIQR
+	OscWideBand     Threshold = oscWideBand
 	OscMinLegs      Threshold = oscMinLegs
 	OscSlowLegs     Threshold = oscSlowLegs
 	FloorJitter     Threshold = floorJitter

@@ -184,6 +184,9 @@ func Build(opt Options) (File, []string, error) {
 	lim := "limitscope:limit"
 	rec("limitscope:limit_median", fmt.Sprintf("quantile_over_time(0.5, %s[%s])", lim, w))
 	rec("limitscope:limit_band", fmt.Sprintf("(quantile_over_time(0.9, %s[%s]) - quantile_over_time(0.1, %s[%s])) / quantile_over_time(0.5, %s[%s])", lim, w, lim, w, lim, w))
+	// the middle half: a swinging limit spends its time apart, a flat one
+	// with brief dips does not
+	rec("limitscope:limit_iqr", fmt.Sprintf("(quantile_over_time(0.75, %s[%s]) - quantile_over_time(0.25, %s[%s])) / quantile_over_time(0.5, %s[%s])", lim, w, lim, w, lim, w))
 	// swings: minutes in the window whose limit moved by more than the
 	// jitter a limit of its size shows anyway (√limit, at least 2)
 	rec("limitscope:limit_swings", fmt.Sprintf("sum_over_time((abs(delta(%s[%s])) > bool clamp_min(sqrt(%s), %g))[%s:%s])", lim, step, lim, float64(diagnose.FloorJitter), w, step))
@@ -292,9 +295,17 @@ func Build(opt Options) (File, []string, error) {
 				"the limit turned away {{ $value | humanizePercentage }} of demand while "+lossesSaid)
 		}
 	}
+	// swinging, as diagnose's swings: the middle half apart by OscIQR and
+	// one jitter (√limit), or the 10–90 % band at OscWideBand and two
+	// jitters; a band of 20–30 % with the middle half narrow is a shallow
+	// back-off, which diagnose calls calm. The alert's value stays the band
+	// (the middle half spans no more than it).
+	jitter := fmt.Sprintf("clamp_min(sqrt(limitscope:limit_median:%s), %g)", w, float64(diagnose.FloorJitter))
+	apart := fmt.Sprintf("(limitscope:limit_iqr:%s >= %g and limitscope:limit_iqr:%s * limitscope:limit_median:%s >= %s)", w, float64(diagnose.OscIQR), w, w, jitter)
+	wide := fmt.Sprintf("(limitscope:limit_band:%s >= %g and limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * %s)", w, float64(diagnose.OscWideBand), w, w, jitter)
 	alert("LimiterOscillating", "", "warning", diagnose.Oscillating,
-		fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * clamp_min(sqrt(limitscope:limit_median:%s), %g)) and %s limitscope:limit_swings:%s >= %g",
-			w, float64(diagnose.OscBand), on, w, w, w, float64(diagnose.FloorJitter), on, w, float64(diagnose.OscSlowLegs)),
+		fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (%s or %s) and %s limitscope:limit_swings:%s >= %g",
+			w, float64(diagnose.OscBand), on, apart, wide, on, w, float64(diagnose.OscSlowLegs)),
 		"the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
 		fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, moving by more than its jitter (√limit) again and again in %s.", value("limitscope:limit_median"), w))
 	if have[trace.FieldInFlight] {

@@ -144,8 +144,9 @@ func withDropped(in []series, dropped []float64) []series {
 	return in
 }
 
-// TestAlertsFireOnTheirClassOnly runs promtool test rules on five limiters,
-// one per class and one that lost capacity with errors, for 100 minutes:
+// TestAlertsFireOnTheirClassOnly runs promtool test rules on seven limiters,
+// one per class, one that lost capacity with errors, one swamped and one
+// settled with brief back-offs, for 100 minutes:
 // each alert fires on its class and no other (the exp_alerts lists are
 // exhaustive).
 func TestAlertsFireOnTheirClassOnly(t *testing.T) {
@@ -163,6 +164,13 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	for i := range square {
 		square[i] = 20 + 20*float64((i/4)%2)
 	}
+	shallow := make([]float64, steps+1) // 400, dipping to 300 one scrape in six
+	for i := range shallow {
+		shallow[i] = 400
+		if i%6 == 0 {
+			shallow[i] = 300
+		}
+	}
 	var in []series
 	// healthy: in-flight near a settled limit, a fifth of demand turned away
 	in = append(in, limiterSeries("healthy", constant(40), constant(38), constant(0.020), constant(0.022), constant(400))...)
@@ -170,6 +178,10 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	in = append(in, limiterSeries("degraded", from(40, 4, 240), from(38, 4, 240), from(0.020, 0.040, 240), from(0.022, 0.060, 240), constant(0))...)
 	// oscillating: the limit swings 20 ↔ 40 every minute, saturated
 	in = append(in, limiterSeries("oscillating", square, square, constant(0.020), constant(0.025), constant(0))...)
+	// shallow: a settled limit with brief back-offs (its 10–90 % band 25 %
+	// of the median, the middle half flat): diagnose calls it calm, and no
+	// alert fires on it
+	in = append(in, limiterSeries("shallow", shallow, shallow, constant(0.020), constant(0.022), constant(4000))...)
 	// pipeline-bound: a tenth of the limit in use, nothing turned away
 	in = append(in, limiterSeries("pipeline", constant(100), constant(10), constant(0.020), constant(0.021), constant(0))...)
 	// collapse: at 60 min the downstream loses capacity and fails 5 % of
