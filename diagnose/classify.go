@@ -194,6 +194,17 @@ const (
 	// about 28 %); a limit flat with brief spikes (Vegas' +beta jumps, AIMD
 	// back-offs of 10 %) spans a few percent.
 	oscIQR = 0.20
+	// oscIQRJitters: where the swing is judged within one window (four
+	// legs), the middle half spans 1.25 jitters (below), not one: a limit
+	// walking by a step or two per update (go-concurrency-limits' Vegas
+	// moves by log10(limit), 1.3 at 20), read every 15 s, turns often and
+	// spreads its middle half to about one √limit with no swing at all
+	// (calibration: the false swings of Vegas at 20–25 span 1.0–1.25
+	// jitters). A mis-tuned gradient has windows that narrow too, but every
+	// oscillating trace of the calibration draws also swings wider, in its
+	// band or its middle half, and keeps its verdict. A swing over two
+	// windows has its amplitude guard already (oscSlowBand).
+	oscIQRJitters = 1.25
 	// oscWideBand: or the 10–90 % band spans 30 % of the median and twice
 	// the jitter (below): a limit jumping every sample. A band of 20–30 %
 	// with its middle half narrow is a shallow back-off wandering under a
@@ -1362,7 +1373,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case swinging && (w.legs >= oscMinLegs || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing),
+	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing),
 		w.slowLegs >= slowMinLegs:
 		w.class = Oscillating
 	default:
@@ -1398,9 +1409,12 @@ func (s *Stream) slowSwings(w *windowStats) {
 // values spread by oscIQR and one jitter), or one that moves between wide
 // extremes (the 10–90 % band at least oscWideBand and two jitters: a limit
 // jumping every sample, as a smoothing of 1 makes it).
-func (w *windowStats) swings() bool {
+func (w *windowStats) swings() bool { return w.swingsBy(1) }
+
+// swingsBy is swings with the middle half spread by iqrJitters jitters.
+func (w *windowStats) swingsBy(iqrJitters float64) bool {
 	j := jitter(w.limitMed)
-	return w.iqr >= oscIQR && w.iqrAbs >= j || w.band >= oscWideBand && w.p90-w.p10 >= 2*j
+	return w.iqr >= oscIQR && w.iqrAbs >= iqrJitters*j || w.band >= oscWideBand && w.p90-w.p10 >= 2*j
 }
 
 // jitter is the move a limit of size l makes anyway: one update of a

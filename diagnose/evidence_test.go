@@ -565,3 +565,32 @@ func TestMostDemandTurnedAwayWithLosses(t *testing.T) {
 		}
 	}
 }
+
+// A limit walking by a step or two per update (go-concurrency-limits'
+// Vegas moves by log10(limit)), read every 15 s, turns direction at every
+// scrape while its middle half spans about one jitter (√limit): no swing.
+// The same turns with the middle half at 2.4 jitters are one.
+func TestTurningWithinAJitterIsNoSwing(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		lo, hi    float64 // the limit alternates between lo or lo+1 and hi or hi+1
+		want      Class
+		iqrJitter string
+	}{
+		{"a walk within 1.1 jitters", 20, 25, Healthy, "1.1"},
+		{"a swing of 2.4 jitters", 16, 28, Oscillating, "2.4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			walk := synth(120, 15*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+				l := tc.lo + float64((i/2)%2)
+				if i%2 == 1 {
+					l = tc.hi + float64((i/2)%2)
+				}
+				return l, l, 20, 22, 0, 300
+			})
+			if r := Classify("x", walk, Options{}); r.Class != tc.want {
+				t.Fatalf("the limit turning every scrape between %v and %v (middle half %s jitters): %s, want %s (%+v)", tc.lo, tc.hi, tc.iqrJitter, r.Class, tc.want, r.Findings)
+			}
+		})
+	}
+}
