@@ -1308,9 +1308,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity
 	// slowerHeld: the min RTT rose 1.5× while the limit held the level it
 	// had at the RTT's baseline (it neither grew into its own queue nor
-	// fell), calm, and completions halved
+	// fell), calm, and completions halved — or fell far (slowerShare)
+	// where only the RTT stands in for the min RTT, as in slowerLow (AIMD
+	// holding its limit above a downstream that stepped down to 60 %
+	// doubles its own queue's RTT and reads as half its completions)
 	slowerHeld := completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst &&
-		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && completesHalf && rttFollowed
+		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && completesHalf && (!w.rttProxy || completesFar) && rttFollowed
 	// slowerFar: wherever a limit that did not grow sits (a limiter
 	// tolerating 2× latency, a Vegas cut to 64 %), completions fallen far
 	// (slowerShare) with the RTT risen 1.5×. A limit that grew is slower

@@ -66,7 +66,9 @@ func TestPeriodicPinsToTheMinimumAreNotAVerdict(t *testing.T) {
 // only. The RTT's level stands in for the min RTT's, guarded by the
 // completion rate: the RTT quadrupling at a held limit while completions
 // fall to a quarter is a slower downstream; the RTT rising with in-flight
-// (the limiter filling its own queue, completions held) is not.
+// (the limiter filling its own queue, completions held) is not, nor is it
+// doubling at a held limit (completions at half: the limiter's own queue
+// above a downstream that stepped down).
 func TestRTTStandsInForAMissingMinRTT(t *testing.T) {
 	mk := func(row func(i int) (limit, inFlight, rtt float64)) []trace.Sample {
 		out := make([]trace.Sample, 1800)
@@ -108,6 +110,19 @@ func TestRTTStandsInForAMissingMinRTT(t *testing.T) {
 	})
 	if r := Classify("aimd", ownQueue, Options{}); r.Class == Degraded {
 		t.Fatalf("the limiter filling its own queue: %s (%+v)", r.Class, r.Findings)
+	}
+	// AIMD holding its limit above a downstream that stepped down to 60 %
+	// (no errors): its own queue doubles the RTT, and Little's law reads
+	// that as completions at 48 % — not far enough for an RTT that
+	// includes the limiter's queue
+	aboveStep := mk(func(i int) (float64, float64, float64) {
+		if i >= 900 {
+			return 100 + wobble3(i), 100, 42
+		}
+		return 100 + wobble3(i), 100, 20
+	})
+	if r := Classify("aimd", aboveStep, Options{}); r.Class == Degraded {
+		t.Fatalf("the limiter holding above a downstream that stepped down: %s (%+v)", r.Class, r.Findings)
 	}
 }
 
