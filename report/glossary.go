@@ -91,9 +91,9 @@ oscillating (warning)
   two such jitters; with 4 or more swings of that size in a window (there
   the middle half must span 1.25 jitters: a limit walking a step or two
   per update, read every 15 s, turns at nearly every scrape within about
-  one) or 2 in each of two windows whose band spans 40% or more; or, slower than a
-  window, the window medians move 3 times by 30% of their median within the
-  last 8 windows. A trace's first window that swings and is followed by a
+  one) or 2 in each of two windows whose band spans 40% or more; or,
+  slower than a window, the window medians move 3 times by 30% of their
+  median within the last 8 windows. A trace's first window that swings and is followed by a
   calm healthy one is the limiter leaving its initial limit (warm-up), not
   oscillation. Evidence: swings, band, limit median. Lower the
   smoothing (halve it) or lengthen the sample window; try candidates with
