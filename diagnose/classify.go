@@ -304,7 +304,16 @@ const (
 	// saturated limiter turns away about a third, and one probing the shed
 	// point of a small downstream at twice its capacity (gcl's Gradient at
 	// 8 over 4, losing a tenth) about three quarters.
-	swampedShare   = 0.85
+	swampedShare = 0.85
+	// swampedCalm: a window that turns away 80 % of demand while losses
+	// make half of what it lets through (lostMost) is no calm level of
+	// losses either, though short of swampedShare: calibration windows with
+	// 80 % turned away and any losses were all in degraded traces
+	// (failsafe-go at 370 over a downstream cut to 75, in a trace that
+	// opens mid-incident, turns away 84.8 % while losses make 64 % of what
+	// it lets through; read as the calm level, its next windows' losses
+	// were never "up")
+	swampedCalm    = 0.8
 	pinnedRTTRatio = 1.5
 	// standingQueueRatio: a flat limit (10–90 % band within 2 %) with the
 	// RTT at twice the min RTT or more in 90 % of the window's samples holds
@@ -859,14 +868,16 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasTput && w.class != Degraded {
 		s.tputRef = math.Max(s.tputRef, w.tput)
 	}
-	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst && (w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject) &&
+	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst &&
+		(w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject && !(w.hasRejShare && w.rejShare >= swampedCalm)) &&
 		(w.limitLast > sinkingCalm*w.limitFirst || w.dropShare < errorShare) {
 		// a window whose limit fell to half is no calm level of losses,
 		// nor one that lost half of what completed with in-flight not
 		// pressed against the limit (a trace opening on a failing
 		// downstream while the limit climbs; at a binding limit such
 		// losses are as likely a limiter probing a small downstream's
-		// shed point), nor one whose limit sank 5 % with losses
+		// shed point) or while turning away swampedCalm of demand (a
+		// trace opening on a swamped downstream), nor one whose limit sank 5 % with losses
 		// present (sinkingCalm: a limiter backing off from the losses of a
 		// trace that opens mid-incident)
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
