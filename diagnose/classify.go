@@ -295,6 +295,7 @@ const (
 	// counts.
 	failingRate      = 0.02
 	pinnedErrorShare = 0.02
+	pinnedRTTRatio   = 1.5
 	// swampedShare: a limit turning away 85 % of demand or more (demand
 	// seven times what completes) while losses reach errorShare of what
 	// completes, above any calm level, is a downstream that takes a small
@@ -313,8 +314,7 @@ const (
 	// opens mid-incident, turns away 84.8 % while losses make 64 % of what
 	// it lets through; read as the calm level, its next windows' losses
 	// were never "up")
-	swampedCalm    = 0.8
-	pinnedRTTRatio = 1.5
+	swampedCalm = 0.8
 	// standingQueueRatio: a flat limit (10–90 % band within 2 %) with the
 	// RTT at twice the min RTT or more in 90 % of the window's samples holds
 	// a standing queue: the limit is above what the downstream takes.
@@ -877,9 +877,9 @@ func (s *Stream) commit(w windowStats) {
 		// downstream while the limit climbs; at a binding limit such
 		// losses are as likely a limiter probing a small downstream's
 		// shed point) or while turning away swampedCalm of demand (a
-		// trace opening on a swamped downstream), nor one whose limit sank 5 % with losses
-		// present (sinkingCalm: a limiter backing off from the losses of a
-		// trace that opens mid-incident)
+		// trace opening on a swamped downstream), nor one whose limit
+		// sank 5 % with losses present (sinkingCalm: a limiter backing off
+		// from the losses of a trace that opens mid-incident)
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
 }
@@ -1302,12 +1302,15 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// floor, or holding steady, is not.
 	rttRose := w.rttRise >= degradedRTTRise || rttUp
 	ownRef := s.ownQueueRef(w)
+	// farIfProxied: without a min-RTT series, where the RTT that stands in
+	// for it includes the limiter's own queue (AIMD holding above a
+	// downstream that stepped down to 60 % doubles its RTT, which reads as
+	// half its completions), completions must have fallen far
+	// (slowerShare) for a pinned, fallen or held limit to be slower
+	farIfProxied := !w.rttProxy || completesFar
 	// slowerLow: the RTT rose 1.5× while the limit sat low — pinned, fallen
-	// to 60 % with its low end on the floor, or fallen to half and calm.
-	// Without a min-RTT series, where the RTT that stands in for it
-	// includes the limiter's own queue (AIMD above a downstream that
-	// stepped down to 60 %), completions must have fallen far too.
-	slowerLow := completesLess && (!w.rttProxy || completesFar) && w.hasRTTMin && rttRose &&
+	// to 60 % with its low end on the floor, or fallen to half and calm
+	slowerLow := completesLess && farIfProxied && w.hasRTTMin && rttRose &&
 		(pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm)
 	// slowerFallenFar: a limit fallen to half, calm, with in-flight
 	// against it and completions at slowerShare needs only the RTT up
@@ -1319,12 +1322,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity
 	// slowerHeld: the min RTT rose 1.5× while the limit held the level it
 	// had at the RTT's baseline (it neither grew into its own queue nor
-	// fell), calm, and completions halved — or fell far (slowerShare)
-	// where only the RTT stands in for the min RTT, as in slowerLow (AIMD
-	// holding its limit above a downstream that stepped down to 60 %
-	// doubles its own queue's RTT and reads as half its completions)
+	// fell), calm, and completions halved (fallen far: farIfProxied)
 	slowerHeld := completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst &&
-		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && completesHalf && (!w.rttProxy || completesFar) && rttFollowed
+		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && completesHalf && farIfProxied && rttFollowed
 	// slowerFar: wherever a limit that did not grow sits (a limiter
 	// tolerating 2× latency, a Vegas cut to 64 %), completions fallen far
 	// (slowerShare) with the RTT risen 1.5×. A limit that grew is slower

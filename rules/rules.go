@@ -183,10 +183,15 @@ func Build(opt Options) (File, []string, error) {
 	rec := func(name, expr string) { ev.Rules = append(ev.Rules, Rule{Record: name + ":" + w, Expr: expr}) }
 	lim := "limitscope:limit"
 	rec("limitscope:limit_median", fmt.Sprintf("quantile_over_time(0.5, %s[%s])", lim, w))
-	rec("limitscope:limit_band", fmt.Sprintf("(quantile_over_time(0.9, %s[%s]) - quantile_over_time(0.1, %s[%s])) / quantile_over_time(0.5, %s[%s])", lim, w, lim, w, lim, w))
+	// spread: the limit's lo–hi quantile range over the window, as a share
+	// of its median
+	spread := func(lo, hi float64) string {
+		return fmt.Sprintf("(quantile_over_time(%g, %s[%s]) - quantile_over_time(%g, %s[%s])) / quantile_over_time(0.5, %s[%s])", hi, lim, w, lo, lim, w, lim, w)
+	}
+	rec("limitscope:limit_band", spread(0.1, 0.9))
 	// the middle half: a swinging limit spends its time apart, a flat one
 	// with brief dips does not
-	rec("limitscope:limit_iqr", fmt.Sprintf("(quantile_over_time(0.75, %s[%s]) - quantile_over_time(0.25, %s[%s])) / quantile_over_time(0.5, %s[%s])", lim, w, lim, w, lim, w))
+	rec("limitscope:limit_iqr", spread(0.25, 0.75))
 	// swings: minutes in the window whose limit moved by more than the
 	// jitter a limit of its size shows anyway (√limit, at least 2)
 	rec("limitscope:limit_swings", fmt.Sprintf("sum_over_time((abs(delta(%s[%s])) > bool clamp_min(sqrt(%s), %g))[%s:%s])", lim, step, lim, float64(diagnose.FloorJitter), w, step))
