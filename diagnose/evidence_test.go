@@ -124,6 +124,48 @@ func TestRTTStandsInForAMissingMinRTT(t *testing.T) {
 	if r := Classify("aimd", aboveStep, Options{}); r.Class == Degraded {
 		t.Fatalf("the limiter holding above a downstream that stepped down: %s (%+v)", r.Class, r.Findings)
 	}
+	// a mis-tuned AIMD's deep saw-tooth (go-concurrency-limits' AIMD,
+	// backoff 0.5): it grows into its own queue for four minutes (the RTT
+	// rising with it, completions held), then halves on every loss down to
+	// a few percent of its top, where its queue drains and the RTT is back
+	// at its base. The window of the collapse has a risen median RTT and
+	// few completions at its end, yet its last third says the queue was
+	// the limiter's own
+	tooth := mk(func(i int) (float64, float64, float64) {
+		if i < 300 {
+			return 100 + wobble3(i), 100, 20
+		}
+		switch p := (i - 300) % 360; {
+		case p < 255:
+			l := 100 + 300*float64(p)/255
+			return l, l, 20 * l / 100
+		case p < 330:
+			// the RTT lags the limit: what sat in the queue completes late
+			l := max(12, 400*math.Pow(0.5, float64(p-255)/3))
+			return l, l, max(20, 80*math.Pow(0.5, float64(p-255)/15))
+		default:
+			l := 12 + 88*float64(p-330)/30
+			return l, l, 20
+		}
+	})
+	if r := Classify("aimd", tooth, Options{}); r.Class != Oscillating {
+		t.Fatalf("a saw-tooth collapsing below its own queue: %s (%+v)", r.Class, r.Findings)
+	}
+	// the same collapse with the RTT still risen at its end, and staying
+	// there at the low limit, is a downstream that got slower
+	stuck := mk(func(i int) (float64, float64, float64) {
+		switch {
+		case i < 555:
+			return 100 + wobble3(i), 100, 20
+		case i < 630:
+			return max(12, 100*math.Pow(0.5, float64(i-555)/3)), 12, 80
+		default:
+			return 12 + wobble3(i)/10, 12, 80
+		}
+	})
+	if r := Classify("aimd", stuck, Options{}); r.Class != Degraded {
+		t.Fatalf("a limit collapsing as the RTT rose and stayed: %s (%+v)", r.Class, r.Findings)
+	}
 }
 
 // A mis-tuned limiter can wander slower than one judging window: at 1 s

@@ -51,7 +51,10 @@ degraded-downstream (critical)
   sat above its downstream with a queue sees less of the latency rise).
   Without a min-RTT series, where the RTT includes the
   limiter's own queue, the RTT's rise needs completions at 40% or less,
-  and never while losses at the calm level show the limit above capacity.
+  never while losses at the calm level show the limit above capacity, and
+  must still stand in the window's last third (a limit that collapsed from
+  above its downstream drains its own queue: a tooth, not a slower
+  downstream).
   Fell: inside one window the limit falls to half or less while the RTT
   rises 1.5× (an incident starting inside a short recording), or while
   in-flight stays pressed against it and losses make 2% of completions
