@@ -231,10 +231,17 @@ const (
 	// three or more moves of 30 % of their median, against the previous
 	// direction (and of two jitters), within the last 8 windows, with no pipeline-bound or
 	// degraded window among them. One capacity step makes one move; a
-	// shallow back-off's wandering stays within 30 %.
+	// shallow back-off's wandering stays within 30 %. And the levels swung
+	// between must span a factor of two (slowSwingDepth): a mis-tuned
+	// limiter's slow swing halves its limit and regrows (calibration: the
+	// lowest level 2.3–4.8 times below the highest), while a healthy
+	// limiter's wandering does not — Vector's ×0.9 back-off under a noisy
+	// RTT wanders between 59 and 99 (1.4–1.7), and our gradient's noise
+	// dips from 150 to 80 come back (up to 1.97)
 	slowLevels      = 8
 	slowLegFraction = 0.3
 	slowMinLegs     = 3
+	slowSwingDepth  = 0.5
 	// probeFilterSpan: the limit is median-filtered over 5 s before counting
 	// swings, so the 2-second re-probe dips of a healthy gradient limiter
 	// are not mistaken for oscillation.
@@ -1403,7 +1410,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 }
 
 // slowSwings counts the swings of the window medians over the last
-// slowLevels windows, this one included (zigzag against their median).
+// slowLevels windows, this one included (zigzag against their median;
+// none unless the levels span a factor of two, slowSwingDepth).
 func (s *Stream) slowSwings(w *windowStats) {
 	n := min(s.levelN, slowLevels-1)
 	if n < slowMinLegs {
@@ -1421,7 +1429,10 @@ func (s *Stream) slowSwings(w *windowStats) {
 	}
 	sorted := lv
 	med := selectQ(sorted[:n+1], 0.5)
-	legs := zigzag(seq, max(slowLegFraction*med, 2*jitter(med)))
+	legs := 0
+	if lo <= slowSwingDepth*hi {
+		legs = zigzag(seq, max(slowLegFraction*med, 2*jitter(med)))
+	}
 	w.slowLegs, w.slowWindows, w.slowLo, w.slowHi = legs, n+1, lo, hi
 }
 

@@ -195,6 +195,19 @@ func TestSwingsSlowerThanAWindow(t *testing.T) {
 	if r := Classify("x", step, Options{}); r.Class != Healthy {
 		t.Fatalf("one step that settles: %s (%+v)", r.Class, r.Findings)
 	}
+	// the same moves between 60 and 100 (of 50 % of the median, yet never
+	// halving the limit) are a healthy limiter's wandering: Vector's
+	// shallow back-off under a noisy RTT
+	shallow := synth(1800, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		l := 100.0
+		if (i/120)%2 == 1 {
+			l = 60
+		}
+		return l + wobble3(i), l, 20, 22, 0, 300
+	})
+	if r := Classify("x", shallow, Options{}); r.Class != Healthy {
+		t.Fatalf("a level wandering between 60 and 100: %s (%+v)", r.Class, r.Findings)
+	}
 }
 
 // A controller fed fast errors (Envoy samples every response's latency,

@@ -96,9 +96,11 @@ oscillating (warning)
   per update, read every 15 s, turns at nearly every scrape within about
   one) or 2 in each of two windows whose band spans 40% or more; or,
   slower than a window, the window medians move 3 times by 30% of their
-  median within the last 8 windows. A trace's first window that swings and is followed by a
-  calm healthy one is the limiter leaving its initial limit (warm-up), not
-  oscillation. Evidence: swings, band, limit median. Lower the
+  median within the last 8 windows, between levels a factor of two apart
+  (a healthy limiter's wandering, such as Vector's ×0.9 back-off between
+  59 and 99, does not halve it). A trace's first window that swings and is
+  followed by a calm healthy one is the limiter leaving its initial limit
+  (warm-up), not oscillation. Evidence: swings, band, limit median. Lower the
   smoothing (halve it) or lengthen the sample window; try candidates with
   limitscope tune FILE --sweep smoothing=0.05:0.3:0.05.
 
