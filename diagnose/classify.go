@@ -225,19 +225,19 @@ const (
 	// while a shallow back-off (Vector's ARC, ×0.9) wanders by 10–35 %.
 	oscSlowLegs = 2
 	oscSlowBand = 0.4
-	// slowLevels, slowLegFraction and slowMinLegs: a limit swinging slower
-	// than one window (a mis-tuned limiter wandering over minutes while
-	// each one-minute window looks settled) shows in the window medians:
-	// three or more moves of 30 % of their median, against the previous
-	// direction (and of two jitters), within the last 8 windows, with no pipeline-bound or
-	// degraded window among them. One capacity step makes one move; a
-	// shallow back-off's wandering stays within 30 %. And the levels swung
-	// between must span a factor of two (slowSwingDepth): a mis-tuned
-	// limiter's slow swing halves its limit and regrows (calibration: the
-	// lowest level 2.3–4.8 times below the highest), while a healthy
-	// limiter's wandering does not — Vector's ×0.9 back-off under a noisy
-	// RTT wanders between 59 and 99 (1.4–1.7), and our gradient's noise
-	// dips from 150 to 80 come back (up to 1.97)
+	// slowLevels, slowLegFraction, slowMinLegs and slowSwingDepth: a limit
+	// swinging slower than one window (a mis-tuned limiter wandering over
+	// minutes while each one-minute window looks settled) shows in the
+	// window medians: three or more moves of 30 % of their median, against
+	// the previous direction (and of two jitters), within the last 8
+	// windows, with no pipeline-bound or degraded window among them. One
+	// capacity step makes one move; a shallow back-off's wandering stays
+	// within 30 %. And the levels swung between must span a factor of two
+	// (slowSwingDepth): a mis-tuned limiter's slow swing halves its limit
+	// and regrows (calibration: the lowest level 2.3–4.8 times below the
+	// highest), while a healthy limiter's wandering does not — Vector's
+	// ×0.9 back-off under a noisy RTT wanders between 59 and 99 (1.4–1.7),
+	// and our gradient's noise dips from 150 to 80 come back (up to 1.97)
 	slowLevels      = 8
 	slowLegFraction = 0.3
 	slowMinLegs     = 3
