@@ -471,11 +471,7 @@ type windowStats struct {
 	slowLo, slowHi        float64
 	// rttProxy: the trace has no min-RTT series, so the RTT's median
 	// stands in for the min RTT's level (rttMinMed, base, rttRise)
-	rttProxy bool
-	// rttDrained (with rttProxy): the RTT's last third is back under
-	// degradedRTTRise of the base while its median rose — the limiter's
-	// own queue drained as its limit fell, not a slower downstream
-	rttDrained   bool
+	rttProxy     bool
 	floor, ref   float64
 	pinned       bool
 	inFlightMed  float64
@@ -1148,6 +1144,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.rttMed = selectQ(u, 0.5)
 	}
 	// min RTT: level against the series' baseline, and rise within the window
+	// (drained: with the RTT standing in for it, its last third is back
+	// under degradedRTTRise of the base — the limiter's own queue drained
+	// as its limit fell, not a slower downstream)
+	drained := false
 	u = u[:0]
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for i := range pts {
@@ -1189,7 +1189,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.base = math.Min(s.rttBase, first)
 		if w.base > 0 {
 			w.rttRise = math.Max(w.rttMed, last) / w.base
-			w.rttDrained = last < degradedRTTRise*w.base
+			drained = last < degradedRTTRise*w.base
 		}
 	}
 	nd, withDrop, nr, withReject, nBoth, atLimit := 0, 0, 0, 0, 0, 0
@@ -1312,15 +1312,14 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// floor is not sitting anywhere: its own queue may be what raised the
 	// min RTT, so it is judged as oscillating below; one jittering on its
 	// floor, or holding steady, is not.
-	rttRose := (w.rttRise >= degradedRTTRise || rttUp) && !w.rttDrained
+	rttRose := w.rttRise >= degradedRTTRise || rttUp
 	ownRef := s.ownQueueRef(w)
 	// farIfProxied: without a min-RTT series, where the RTT that stands in
 	// for it includes the limiter's own queue (AIMD holding above a
 	// downstream that stepped down to 60 % doubles its RTT, which reads as
 	// half its completions), completions must have fallen far
-	// (slowerShare) for a pinned, fallen or held limit to be slower, and
-	// the RTT must not have drained by the window's end (rttDrained)
-	farIfProxied := !w.rttProxy || completesFar && !w.rttDrained
+	// (slowerShare) for a pinned, fallen or held limit to be slower
+	farIfProxied := !w.rttProxy || completesFar
 	// slowerLow: the RTT rose 1.5× while the limit sat low — pinned, fallen
 	// to 60 % with its low end on the floor, or fallen to half and calm
 	slowerLow := completesLess && farIfProxied && w.hasRTTMin && rttRose &&
@@ -1332,7 +1331,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// rise than the downstream had, while one following a smaller
 	// downstream at its old latency sees none
 	slowerFallenFar := completesFar && w.limitMed <= collapseDrop*w.ref && calm && w.hasUtil && w.util >= unboundUtil &&
-		s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity && !w.rttDrained
+		s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity
 	// slowerHeld: the min RTT rose 1.5× while the limit held the level it
 	// had at the RTT's baseline (it neither grew into its own queue nor
 	// fell), calm, and completions halved (fallen far: farIfProxied)
@@ -1353,12 +1352,15 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	held := w.limitMed <= ownQueueGrowth*ownRef && (!aboveCapacity || !w.rttProxy)
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
 		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned)
+	// whatever shape the limit takes, an RTT standing in for the min RTT
+	// that drained by the window's end was the limiter's own queue
+	slower := (slowerLow || slowerFallenFar || slowerHeld || slowerFar) && !drained
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
 	case fellLossy:
 		w.class, w.why = Degraded, degradedFellLossy
-	case slowerLow || slowerFallenFar || slowerHeld || slowerFar:
+	case slower:
 		w.class = Degraded
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
 		// smaller: the limit fell to half its earlier level and stays,
