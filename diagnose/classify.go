@@ -183,8 +183,6 @@ const (
 	// pinnedSpread: a flat limit (90th percentile within 10 % of the 10th)
 	// within 10 % of the lowest limit seen is pinned at its floor.
 	pinnedSpread = 1.10
-	// degradedDrop: or the limit fell to 60 % or less of its best level.
-	degradedDrop = 0.6
 	// oscBand: the limit's 10–90 % band at least 20 % of its median is a wide
 	// swing; a settled gradient limiter's band is a few percent.
 	oscBand = 0.20
@@ -277,7 +275,12 @@ const (
 	// collapseDrop and errorShare: the limit at half or less of its best
 	// earlier level while loss events make at least 1 % of completions and
 	// at least twice their calm level is a downstream that lost capacity,
-	// even with the latency flat.
+	// even with the latency flat. Half is also how far a limit must fall
+	// to be pinned low, or fallen, while the RTT rises: a limiter following
+	// its downstream's capacity step to 60 % lands at about 60 % of its
+	// level, and its queue above the smaller downstream raises the min RTT
+	// (calibration: go-concurrency-limits' AIMD from 58 to 34 and from 24
+	// to 14, the min RTT up 1.65–2.5×, was read as slower at a 60 % bar).
 	collapseDrop = 0.5
 	errorShare   = 0.01
 	// pinnedErrorShare and pinnedRTTRatio: a limit pinned with loss events
@@ -1263,7 +1266,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// pinned at a floor well below the limit's earlier level (or with no
 	// earlier level in the trace): a flat limit that merely settled after
 	// a step down is following the downstream, not pinned
-	pinnedLow := w.pinned && (s.limitRef == 0 || w.limitMed <= degradedDrop*w.ref || w.limitMed <= floorJitter)
+	pinnedLow := w.pinned && (s.limitRef == 0 || w.limitMed <= collapseDrop*w.ref || w.limitMed <= floorJitter)
 	lossy := w.hasDropShare && w.dropShare >= errorShare
 	// errors up: losses at errorShare and twice their calm level, or with
 	// no calm level in the trace yet
@@ -1323,7 +1326,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// slowerLow: the RTT rose 1.5× while the limit sat low — pinned, fallen
 	// to 60 % with its low end on the floor, or fallen to half and calm
 	slowerLow := completesLess && farIfProxied && w.hasRTTMin && rttRose &&
-		(pinnedLow || w.limitMed <= degradedDrop*w.ref && w.p10 <= pinnedSpread*w.floor || w.limitMed <= collapseDrop*w.ref && calm)
+		(pinnedLow || w.limitMed <= collapseDrop*w.ref && (w.p10 <= pinnedSpread*w.floor || calm))
 	// slowerFallenFar: a limit fallen to half, calm, with in-flight
 	// against it and completions at slowerShare needs only the RTT up
 	// rttFollows (1.25×): a limiter that sat above its downstream with a
@@ -1837,7 +1840,6 @@ const (
 	UnboundUtil     Threshold = unboundUtil
 	DegradedRTTRise Threshold = degradedRTTRise
 	PinnedSpread    Threshold = pinnedSpread
-	DegradedDrop    Threshold = degradedDrop
 	CollapseDrop    Threshold = collapseDrop
 	ErrorShare      Threshold = errorShare
 	SwampedShare    Threshold = swampedShare

@@ -413,6 +413,18 @@ func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
 			}
 			return 15 + wobble(i), 15, 20, 21, 0, 500
 		}, Healthy},
+		{"a step down to 60 % that a limiter holds above (AIMD: its own queue raises the min RTT 1.65×, no errors): following, not pinned low", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 58 + wobble(i), 58, 100, 200, 0, 500
+			}
+			return 34 + wobble(i), 34, 165, 240, 0, 500 // completions at 49 % of their best
+		}, Healthy},
+		{"the same limiter cut to half with the min RTT up 1.65×: pinned low, slower", func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 58 + wobble(i), 58, 100, 200, 0, 500
+			}
+			return 29 + wobble(i), 29, 165, 240, 0, 500
+		}, Degraded},
 		{"AIMD pinned at its floor flipping 1↔2 is not oscillation", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return float64(1 + i%2), float64(1 + i%2), 20, 21, 0, 50
 		}, Healthy},

@@ -38,8 +38,8 @@ degraded-downstream (critical)
   law) at 80% or less of its best, since a limiter filling its own queue
   completes as much at a higher RTT; an interval with losses and no RTT
   completed nothing. Slower: the min RTT (or the RTT) at
-  1.5× its earlier level while the limit is pinned well below its earlier
-  level, fell to 60% of its best, or holds steady with the RTT rising too while
+  1.5× its earlier level while the limit is pinned at half its earlier
+  level or less, fell to half its best, or holds steady with the RTT rising too while
   completions fall to half or less; or, wherever a limit that did not grow
   sits, the min RTT or the RTT up 1.5× while completions fall to 40% or
   less (a limiter tolerating twice the latency; a min-RTT estimate never
@@ -62,8 +62,8 @@ degraded-downstream (critical)
   right after a window that swung (a tooth of the swing). Smaller: the
   limit at half its earlier level or less while losses (dropped) reach 1%
   of completions and twice their calm level, or it is pinned with losses.
-  Already degraded: pinned low (well below its earlier level, or nailed to
-  a value it was never above) with losses at 2% of completions; when the
+  Already degraded: pinned low (at half its earlier level or less, or
+  nailed to a value it was never above) with losses at 2% of completions; when the
   trace starts mid-incident (no calm level), only at a limit nailed to one
   value (its configured minimum) or at 1–2, or with the RTT persistently
   1.5× the min RTT — a limit flipping 8↔9 with losses is as

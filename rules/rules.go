@@ -275,9 +275,9 @@ func Build(opt Options) (File, []string, error) {
 	if have[trace.FieldRTTMin] {
 		alert("LimiterDegradedDownstream", "slower", "critical", diagnose.Degraded,
 			fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)",
-				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.DegradedDrop)),
+				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.CollapseDrop)),
 			"the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last "+base+")",
-			fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at 60%% or less of its best).", value("limitscope:limit_median")))
+			fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at half its best or less).", value("limitscope:limit_median")))
 	}
 	if lossEvidence {
 		// errors up, as diagnose's errorsUp: losses make errorShare of

@@ -117,7 +117,7 @@ func writeInputSeries(b *strings.Builder, in []series) {
 
 // descriptions are the alerts' rendered descriptions on the test's series.
 var descriptions = map[string]string{
-	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at 60% or less of its best). " + degradedAdvice,
+	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at half its best or less). " + degradedAdvice,
 	"LimiterOscillating":        "the limit's 10–90% band is 50% of its median 40.00, moving by more than its jitter (√limit) again and again in 5m. Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)",
 	"LimiterPipelineBound":      "in-flight is 0.10 of the limit 100.00 and the limit turns away little demand. The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching).",
 }
