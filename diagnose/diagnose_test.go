@@ -386,6 +386,17 @@ func synth(n int, iv time.Duration, row func(i int) (limit, inFlight, rttMin, rt
 // rest on, one rule a row; each row fails if its rule is removed.
 func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
 	wobble := func(i int) float64 { return float64(i%3) - 1 } // -1, 0, 1
+	// stepped rows are before until sample 600 and after from it (limit,
+	// in-flight, min RTT, RTT, dropped, rejected), the limit wobbling ±1
+	stepped := func(before, after [6]float64) func(i int) (float64, float64, float64, float64, float64, float64) {
+		return func(i int) (float64, float64, float64, float64, float64, float64) {
+			r := before
+			if i >= 600 {
+				r = after
+			}
+			return r[0] + wobble(i), r[1], r[2], r[3], r[4], r[5]
+		}
+	}
 	cases := []struct {
 		name string
 		rows func(i int) (float64, float64, float64, float64, float64, float64)
@@ -401,30 +412,13 @@ func TestBindingConstraintAndCapacityEvidence(t *testing.T) {
 		{"worker pool: in-flight flat at 32 below a limit of 40, rejections not measured", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return 40 + wobble(i), 32, 20, 21, 0, -1
 		}, PipelineBound},
-		{"capacity collapse with errors at flat latency", func(i int) (float64, float64, float64, float64, float64, float64) {
-			if i < 600 {
-				return 60 + wobble(i), 59, 20, 21, 0, 500
-			}
-			return 15 + wobble(i), 15, 20, 21, 40, 500
-		}, Degraded},
-		{"a step down with no error rise that settles", func(i int) (float64, float64, float64, float64, float64, float64) {
-			if i < 600 {
-				return 60 + wobble(i), 59, 20, 21, 0, 500
-			}
-			return 15 + wobble(i), 15, 20, 21, 0, 500
-		}, Healthy},
-		{"a step down to 60 % that a limiter holds above (AIMD: its own queue raises the min RTT 1.65×, no errors): following, not pinned low", func(i int) (float64, float64, float64, float64, float64, float64) {
-			if i < 600 {
-				return 58 + wobble(i), 58, 100, 200, 0, 500
-			}
-			return 34 + wobble(i), 34, 165, 240, 0, 500 // completions at 49 % of their best
-		}, Healthy},
-		{"the same limiter cut to half with the min RTT up 1.65×: pinned low, slower", func(i int) (float64, float64, float64, float64, float64, float64) {
-			if i < 600 {
-				return 58 + wobble(i), 58, 100, 200, 0, 500
-			}
-			return 29 + wobble(i), 29, 165, 240, 0, 500
-		}, Degraded},
+		{"capacity collapse with errors at flat latency", stepped([6]float64{60, 59, 20, 21, 0, 500}, [6]float64{15, 15, 20, 21, 40, 500}), Degraded},
+		{"a step down with no error rise that settles", stepped([6]float64{60, 59, 20, 21, 0, 500}, [6]float64{15, 15, 20, 21, 0, 500}), Healthy},
+		// completions at 49 % of their best
+		{"a step down to 60 % that a limiter holds above (AIMD: its own queue raises the min RTT 1.65×, no errors): following, not pinned low",
+			stepped([6]float64{58, 58, 100, 200, 0, 500}, [6]float64{34, 34, 165, 240, 0, 500}), Healthy},
+		{"the same limiter cut to half with the min RTT up 1.65×: pinned low, slower",
+			stepped([6]float64{58, 58, 100, 200, 0, 500}, [6]float64{29, 29, 165, 240, 0, 500}), Degraded},
 		{"AIMD pinned at its floor flipping 1↔2 is not oscillation", func(i int) (float64, float64, float64, float64, float64, float64) {
 			return float64(1 + i%2), float64(1 + i%2), 20, 21, 0, 50
 		}, Healthy},
