@@ -1263,9 +1263,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	if w.hasTput && best > 0 {
 		w.tputShare = completed / best
 	}
-	// pinned at a floor well below the limit's earlier level (or with no
-	// earlier level in the trace): a flat limit that merely settled after
-	// a step down is following the downstream, not pinned
+	// pinned at a floor at half the limit's earlier level or less (or with
+	// no earlier level in the trace): a flat limit that merely settled
+	// after a step down is following the downstream, not pinned
 	pinnedLow := w.pinned && (s.limitRef == 0 || w.limitMed <= collapseDrop*w.ref || w.limitMed <= floorJitter)
 	lossy := w.hasDropShare && w.dropShare >= errorShare
 	// errors up: losses at errorShare and twice their calm level, or with
@@ -1323,8 +1323,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// half its completions), completions must have fallen far
 	// (slowerShare) for a pinned, fallen or held limit to be slower
 	farIfProxied := !w.rttProxy || completesFar
-	// slowerLow: the RTT rose 1.5× while the limit sat low — pinned, fallen
-	// to 60 % with its low end on the floor, or fallen to half and calm
+	// slowerLow: the RTT rose 1.5× while the limit sat low — pinned low, or
+	// fallen to half with its low end on the floor or calm
 	slowerLow := completesLess && farIfProxied && w.hasRTTMin && rttRose &&
 		(pinnedLow || w.limitMed <= collapseDrop*w.ref && (w.p10 <= pinnedSpread*w.floor || calm))
 	// slowerFallenFar: a limit fallen to half, calm, with in-flight

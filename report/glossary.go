@@ -39,14 +39,14 @@ degraded-downstream (critical)
   completes as much at a higher RTT; an interval with losses and no RTT
   completed nothing. Slower: the min RTT (or the RTT) at
   1.5× its earlier level while the limit is pinned at half its earlier
-  level or less, fell to half its best, or holds steady with the RTT rising too while
-  completions fall to half or less; or, wherever a limit that did not grow
-  sits, the min RTT or the RTT up 1.5× while completions fall to 40% or
-  less (a limiter tolerating twice the latency; a min-RTT estimate never
-  re-probed), even with the limit above capacity (losses at their calm
-  level): a limit that held did not deepen its own queue; where the limit
-  grew (and was not above capacity), completions at a third with the RTT
-  doubled; or the limit fallen to half, steady, in-flight against it,
+  level or less, fell to half its best, or holds steady with the RTT
+  rising too while completions fall to half or less; or, wherever a limit
+  that did not grow sits, the min RTT or the RTT up 1.5× while completions
+  fall to 40% or less (a limiter tolerating twice the latency; a min-RTT
+  estimate never re-probed), even with the limit above capacity (losses at
+  their calm level): a limit that held did not deepen its own queue; where
+  the limit grew (and was not above capacity), completions at a third with
+  the RTT doubled; or the limit fallen to half, steady, in-flight against it,
   completions at 40% or less and the RTT up only 1.25× (a limiter that
   sat above its downstream with a queue sees less of the latency rise).
   Without a min-RTT series, where the RTT includes the
@@ -63,10 +63,10 @@ degraded-downstream (critical)
   limit at half its earlier level or less while losses (dropped) reach 1%
   of completions and twice their calm level, or it is pinned with losses.
   Already degraded: pinned low (at half its earlier level or less, or
-  nailed to a value it was never above) with losses at 2% of completions; when the
-  trace starts mid-incident (no calm level), only at a limit nailed to one
-  value (its configured minimum) or at 1–2, or with the RTT persistently
-  1.5× the min RTT — a limit flipping 8↔9 with losses is as
+  nailed to a value it was never above) with losses at 2% of completions;
+  when the trace starts mid-incident (no calm level), only at a limit
+  nailed to one value (its configured minimum) or at 1–2, or with the RTT
+  persistently 1.5× the min RTT — a limit flipping 8↔9 with losses is as
   likely probing a healthy downstream's shed point; or pinned at 1–2
   rejecting demand with losses. Swamped: the limit turns away 85% of demand
   or more while losses make 1% of completions and twice their calm level
