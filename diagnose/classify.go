@@ -1147,10 +1147,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.rttMed = selectQ(u, 0.5)
 	}
 	// min RTT: level against the series' baseline, and rise within the window
-	// (drained: with the RTT standing in for it, its last third is back
-	// under degradedRTTRise of the base — the limiter's own queue drained
-	// as its limit fell, not a slower downstream)
-	drained := false
+	drained := false // set only where the RTT stands in for it (below)
 	u = u[:0]
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for i := range pts {
@@ -1192,6 +1189,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.base = math.Min(s.rttBase, first)
 		if w.base > 0 {
 			w.rttRise = math.Max(w.rttMed, last) / w.base
+			// drained: the RTT's last third is back under degradedRTTRise
+			// of the base — the limiter's own queue drained as its limit
+			// fell, not a slower downstream
 			drained = last < degradedRTTRise*w.base
 		}
 	}
