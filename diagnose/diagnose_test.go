@@ -488,12 +488,26 @@ func TestStandingQueueIsAFindingOfItsOwn(t *testing.T) {
 	r := Classify("x", synth(900, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
 		return 100, 100, 20, 60 + float64(i%3), 0, 300
 	}), Options{})
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == StandingQueue
+	var sq *Finding
+	for i := range r.Findings {
+		if r.Findings[i].Class == StandingQueue {
+			sq = &r.Findings[i]
+		}
 	}
-	if !found {
+	if sq == nil {
 		t.Fatalf("no standing-queue finding: %+v", r.Findings)
+	}
+	// it says what it saw, with the numbers, and what to do
+	for _, part := range []string{"3.0× the min RTT", "flat at 100.0", "above what the downstream takes"} {
+		if !strings.Contains(sq.Evidence.Summary, part) {
+			t.Errorf("the standing-queue evidence %q does not say %q", sq.Evidence.Summary, part)
+		}
+	}
+	if !strings.Contains(sq.Recommendation, "lower the static limit") {
+		t.Errorf("the standing-queue recommendation %q does not say to lower the limit", sq.Recommendation)
+	}
+	if sq.Evidence.Values["rtt_median_ms"] != 61 {
+		t.Errorf("rtt_median_ms = %v, want 61", sq.Evidence.Values["rtt_median_ms"])
 	}
 }
 

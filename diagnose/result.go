@@ -399,6 +399,11 @@ func (s *Stream) describe(f *Finding) {
 		v["in_flight_p90_after"] = decimal.Round(w.inFlightP90, 2)
 		sum = fmt.Sprintf("limit at its maximum %.1f while in-flight was %.1f (%.0f%%), then in-flight jumped to %.1f", w.limitMed, w.inFlightMed, 100*w.util, w.inFlightP90)
 		rec = "The limit grew while idle: grow only while in-flight is near the limit (in-flight ≥ 0.8 × limit), so the first burst after a quiet spell does not flood the downstream."
+	case StandingQueue:
+		v["rtt_median_ms"] = decimal.Round(w.rttMed, 2)
+		v["queued_share"] = decimal.Round(w.queuedHigh, 2)
+		sum = fmt.Sprintf("the RTT ran at %.1f× the min RTT (%.1f ms against %.1f ms; twice or more in %.0f%% of samples) while the limit held flat at %.1f: the limit is above what the downstream takes", w.rttMed/math.Max(w.rttMinMed, 1e-9), w.rttMed, w.rttMinMed, 100*w.queuedHigh, w.limitMed)
+		rec = fmt.Sprintf("Requests queue at the downstream %q behind a limit it cannot take: lower the static limit (or the adaptive limiter's maximum) toward what the downstream completes, or let an adaptive limiter that backs off on a rising RTT set it.", s.target)
 	case ErrorAcceleration:
 		v["loss_share"] = decimal.Round(w.dropFrac, 2)
 		sum = fmt.Sprintf("the limit rose from %.1f to %.1f while loss events were present in %.0f%% of samples and rising", w.limitFirst, w.limitLast, 100*w.dropFrac)
