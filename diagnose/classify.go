@@ -1358,6 +1358,13 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// whatever shape the limit takes, an RTT standing in for the min RTT
 	// that drained by the window's end was the limiter's own queue
 	slower := (slowerLow || slowerFallenFar || slowerHeld || slowerFar) && !drained
+	// overloaded: completions held at their best (tputFall) while the RTT
+	// stands 1.25× above its baseline (rttFollows): the downstream takes
+	// what it took, behind a queue the limit let in, and what it loses is
+	// the excess (timeouts of that queue) — a limit above capacity (a
+	// limiter deaf to losses, go-concurrency-limits' Gradient2, running
+	// away after an incident), not a downstream failing what it is sent
+	overloaded := !completesLess && s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
@@ -1390,12 +1397,13 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// swamped: most of the demand turned away while what gets through
 		// fails, wherever the limit sits and however it moves
 		w.class, w.why = Degraded, degradedSwamped
-	case errorsUp && w.lossRate >= failingRate*best && (w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil || w.dropShare >= lostMost && completesHalf):
+	case errorsUp && w.lossRate >= failingRate*best && (w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil && !overloaded || w.dropShare >= lostMost && completesHalf):
 		// failing: the limit is far from binding, yet 5 % or more of what
 		// it lets through is lost (and twice the calm level), at a rate
 		// that is no trickle (failingRate): the downstream fails
 		// requests, whatever the limit does (a controller fed fast errors
-		// runs its limit to the maximum)
+		// runs its limit to the maximum) — unless it is overloaded: then
+		// the losses are the excess of a queue the limit let in
 		w.class, w.why = Degraded, degradedFailing
 	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
 		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil || w.util < burstUtil ||

@@ -214,21 +214,45 @@ func TestSwingsSlowerThanAWindow(t *testing.T) {
 // 503s included) runs its limit to the maximum while the downstream fails a
 // large share of what it lets through: in-flight far below the limit, yet
 // losses well above their calm level. That is a failing downstream, not a
-// healthy limiter.
+// healthy limiter. The same losses behind a queue the limit let in — the
+// RTT tripled while the downstream completes what it completed at its
+// best (a limiter deaf to losses running away above capacity:
+// go-concurrency-limits' Gradient2 after an incident) — are the excess of
+// an overloaded downstream, not one failing what it is sent.
 func TestLossesWithTheLimitFarFromBindingAreDegraded(t *testing.T) {
-	r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
-		if i < 600 {
-			return 100 + wobble3(i), 90, 20, 24, 0, 200 // calm: nothing lost
+	for _, c := range []struct {
+		name          string
+		inFlight, rtt float64
+		degraded      bool
+	}{
+		// 30 in flight at 24 ms complete 1250 a second (a third of the
+		// calm 3750); 400 lost is 24 %
+		{"fast errors, completions fallen", 30, 24, true},
+		// 300 in flight at 72 ms complete 4167 a second, as many as at
+		// the best; 400 lost is 9 %
+		{"a queue's timeouts, completions held", 300, 72, false},
+	} {
+		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 100 + wobble3(i), 90, 20, 24, 0, 200 // calm: nothing lost
+			}
+			return 1000, c.inFlight + wobble3(i), 20, c.rtt, 400, 0
+		}), Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if c.degraded && !degradedSaying(r, "fails what the limit lets through") {
+			t.Errorf("%s: the evidence does not say the downstream fails what the limit lets through: %+v", c.name, r.Findings)
 		}
-		// 30 in flight at 24 ms complete 1250 a second; 400 lost is 24 %
-		return 1000, 30 + wobble3(i), 20, 24, 400, 0
-	}), Options{})
-	if r.Class != Degraded {
-		t.Fatalf("%s (%+v)", r.Class, r.Findings)
-	}
-	found := degradedSaying(r, "fails what the limit lets through")
-	if !found {
-		t.Errorf("the evidence does not say the downstream fails what the limit lets through: %+v", r.Findings)
+		if !c.degraded {
+			// the healthy finding still names the losses and the cause
+			said := false
+			for _, f := range r.Findings {
+				said = said || f.Class == Healthy && strings.Contains(f.Evidence.Summary, "losses made 8.8% of completions") &&
+					strings.Contains(f.Evidence.Summary, "the limit sits above what the downstream takes") && strings.Contains(f.Recommendation, "loss events")
+			}
+			if !said {
+				t.Errorf("%s: no healthy finding names the losses and the limit above capacity: %+v", c.name, r.Findings)
+			}
+		}
 	}
 }
 

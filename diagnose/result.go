@@ -318,6 +318,14 @@ func (s *Stream) describe(f *Finding) {
 			sum += "; in-flight not measured, so pipeline-bound could not be checked"
 		}
 		rec = "Nothing to do."
+		if w.hasDropShare && w.dropShare >= bindingShare {
+			// losses the classifier did not hold against the downstream
+			// (completions held behind a queue, or a limiter probing a
+			// small downstream's shed point): the limit sits above it
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
+			sum += fmt.Sprintf("; losses made %.1f%% of completions: the limit sits above what the downstream takes, and the excess is shed or times out", 100*w.dropShare)
+			rec = "The downstream takes what it took, but the limit lets in more and the excess is lost: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap near the downstream's capacity."
+		}
 	case PipelineBound:
 		sum = fmt.Sprintf("in-flight median %.1f against a limit of %.1f: %.0f%% used", w.inFlightMed, w.limitMed, 100*w.util)
 		rec = fmt.Sprintf("The pipeline, not the downstream %q, is the constraint: the limiter allows %.0f but only %.0f are sent. Look upstream (producers, consumers, worker pools, batching).", s.target, w.limitMed, w.inFlightMed)

@@ -71,21 +71,23 @@ degraded-downstream (critical)
   rejecting demand with losses. Swamped: the limit turns away 85% of demand
   or more while losses make 1% of completions and twice their calm level
   (or there is none), wherever the limit sits — with nothing lost it is an
-  overload the limiter holds back. Held at its minimum (losses not measured):
-  the limit fell to half or less and is nailed to one value, in-flight
-  pressed against it, where the limit is continuous (it took fractional
-  values) or at 1–2. Failing: 5% or more of what
-  the limit lets through is lost (and twice the calm level) while in-flight
-  uses under half the limit; or half of what completes is lost while
+  overload the limiter holds back. Held at its minimum (losses not
+  measured): the limit fell to half or less and is nailed to one value,
+  in-flight pressed against it, where the limit is continuous (it took
+  fractional values) or at 1–2. Failing: 5% or more of what the limit lets
+  through is lost (and twice the calm level) while in-flight uses under
+  half the limit — unless completions hold at 80% of their best with the
+  RTT 1.25× its baseline: then the losses are the timeouts of a queue a
+  limit above capacity let in (a limiter deaf to losses running away), not
+  a failing downstream; or half of what completes is lost while
   completions fall to half, wherever the limit sits — either at a loss
   rate of 2% of the best completion rate or more (the timeouts of a
   pipeline idle between batches are a trickle, not a failing downstream)
-  (a window losing half
-  with in-flight not pressed against the limit, or while turning away 80%
-  of demand, is no calm level, nor one whose limit sank 5% with losses of
-  1%: a limiter backing off from an incident the trace opens in). The evidence names
-  which it saw, with its numbers. Page the downstream's owner; raising the limit
-  would only queue more.
+  (a window losing half with in-flight not pressed against the limit, or
+  while turning away 80% of demand, is no calm level, nor one whose limit
+  sank 5% with losses of 1%: a limiter backing off from an incident the
+  trace opens in). The evidence names which it saw, with its numbers. Page
+  the downstream's owner; raising the limit would only queue more.
 
 oscillating (warning)
   The limit swings widely and repeatedly: the middle half of its values
@@ -175,6 +177,8 @@ Statistics (reports, JSON stats and evidence values)
   rtt_min_baseline_ms  the min RTT's own earlier level
   rtt_min_rise       rtt_min_median_ms / rtt_min_baseline_ms
   rtt_median_ms      median RTT in a window
+  queued_share       the share of a window's samples whose RTT is twice the
+                     min RTT or more (a standing queue)
   rtt_rise           the RTT's median over the last third of a window over its
                      median over the first third
   loss_share         the share of samples with loss events
