@@ -319,12 +319,15 @@ func (s *Stream) describe(f *Finding) {
 		}
 		rec = "Nothing to do."
 		if w.hasDropShare && w.dropShare >= bindingShare {
-			// losses the classifier did not hold against the downstream
-			// (completions held behind a queue, or a limiter probing a
-			// small downstream's shed point): the limit sits above it
+			// losses the classifier did not hold against the downstream:
+			// behind a queue (the RTT above its baseline) they are the
+			// excess of a limit above capacity; otherwise only named
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
-			sum += fmt.Sprintf("; losses made %.1f%% of completions: the limit sits above what the downstream takes, and the excess is shed or times out", 100*w.dropShare)
-			rec = "The downstream takes what it took, but the limit lets in more and the excess is lost: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap near the downstream's capacity."
+			sum += fmt.Sprintf("; losses made %.1f%% of completions", 100*w.dropShare)
+			if w.rttAt > 0 && w.rttMed >= rttFollows*w.rttAt {
+				sum += fmt.Sprintf(" with the RTT at %.1f× its baseline: the limit sits above what the downstream takes, and the excess is shed or times out", w.rttMed/w.rttAt)
+				rec = "The downstream takes what it took, but the limit lets in more and the excess is lost: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap near the downstream's capacity."
+			}
 		}
 	case PipelineBound:
 		sum = fmt.Sprintf("in-flight median %.1f against a limit of %.1f: %.0f%% used", w.inFlightMed, w.limitMed, 100*w.util)
