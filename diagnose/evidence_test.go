@@ -256,6 +256,24 @@ func TestLossesWithTheLimitFarFromBindingAreDegraded(t *testing.T) {
 	}
 }
 
+// A healthy limiter whose downstream fails a steady share of requests at a
+// flat RTT (losses at their calm level) has its finding name the losses,
+// but not blame the limit: with no queue behind them they are not the
+// excess of a limit above capacity.
+func TestSteadyLossesAtAFlatRTTAreNamedNotBlamed(t *testing.T) {
+	r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		// 100 in flight at 24 ms complete 4167 a second; 250 lost is 5.7 %
+		return 100 + wobble3(i), 100 + wobble3(i), 20, 24, 250, 2000
+	}), Options{})
+	if r.Class != Healthy {
+		t.Fatalf("%s, want healthy (%+v)", r.Class, r.Findings)
+	}
+	f := r.Findings[0]
+	if !strings.Contains(f.Evidence.Summary, "losses made 5.") || strings.Contains(f.Evidence.Summary, "above what the downstream takes") || f.Recommendation != "Nothing to do." {
+		t.Errorf("the healthy finding should name the losses without blaming the limit: %q / %q", f.Evidence.Summary, f.Recommendation)
+	}
+}
+
 // Without a loss counter, a limit nailed to its minimum says so in words:
 // after a fall it names the earlier level, from the trace's start it says
 // since when.
