@@ -81,7 +81,7 @@ func SeverityOf(c Class) Severity {
 	switch c {
 	case Degraded:
 		return SevCritical
-	case Oscillating, StaleRTTMin, IdleGrowth, ErrorAcceleration:
+	case Oscillating, StaleRTTMin, IdleGrowth, ErrorAcceleration, StandingQueue:
 		return SevWarning
 	case PipelineBound:
 		return SevInfo
@@ -523,6 +523,10 @@ type windowStats struct {
 	// baseline (0: not measured): a slower verdict decided by the RTT's
 	// rise (the min-RTT estimate stale) says it against this
 	rttAt float64
+	// queueBase is the trace's lowest min RTT where a standing queue was
+	// judged against it afterwards (standingAgainstBaseline); 0 where the
+	// window's own min RTT showed it
+	queueBase float64
 }
 
 // degradedEvidence names which evidence made a window degraded-downstream,

@@ -511,6 +511,47 @@ func TestStandingQueueIsAFindingOfItsOwn(t *testing.T) {
 	}
 }
 
+// A flat limit whose min-RTT estimate already held the queue (a static
+// limit above capacity from the first request: RTT and min RTT alike at
+// 45 ms) shows its standing queue only against the trace's later, lower
+// min RTT (20 ms once demand fell): the finding covers the queued time and
+// names the baseline. The same trace without the queue gets none.
+func TestStandingQueueAgainstALaterBaseline(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		queued float64 // the RTT and min RTT of the first ten minutes
+		want   bool
+	}{
+		{"queued from the first request", 45, true},
+		{"no queue", 21, false},
+	} {
+		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			if i < 600 {
+				return 80, 80, c.queued - 1, c.queued + float64(i%3), 0, 300
+			}
+			return 80, 30 + wobble3(i), 20, 21, 0, 0 // demand fell: no queue
+		}), Options{})
+		var sq *Finding
+		for i := range r.Findings {
+			if r.Findings[i].Class == StandingQueue {
+				sq = &r.Findings[i]
+			}
+		}
+		if (sq != nil) != c.want {
+			t.Fatalf("%s: a standing-queue finding is %v, want %v: %+v", c.name, sq != nil, c.want, r.Findings)
+		}
+		if sq == nil {
+			continue
+		}
+		if !sq.Start.Equal(r.Start) || sq.End.After(sim.Epoch.Add(11*time.Minute)) {
+			t.Errorf("%s: the finding spans %s–%s, want the first ten minutes", c.name, sq.Start, sq.End)
+		}
+		if !strings.Contains(sq.Evidence.Summary, "the trace's lowest min RTT (46.0 ms against 20.0 ms") || sq.Evidence.Values["rtt_min_baseline_ms"] != 20 {
+			t.Errorf("%s: the evidence does not name the baseline: %q %v", c.name, sq.Evidence.Summary, sq.Evidence.Values)
+		}
+	}
+}
+
 // A 285-year gap with a 1 s window used to spin for minutes (a window per
 // second of the gap); samples at the ends of representable time used to
 // overflow. Both finish at once now.

@@ -194,6 +194,7 @@ func (s *Stream) Result() Result {
 			findings = s.addVerdict(findings, w)
 		}
 	}
+	findings = s.standingAgainstBaseline(findings)
 	r.Stats = s.stats(judged, windows)
 	r.Unreachable = s.unreachable()
 	best := Insufficient
@@ -221,6 +222,43 @@ func (s *Stream) Result() Result {
 	sort.SliceStable(findings, func(i, j int) bool { return findings[i].Start.Before(findings[j].Start) })
 	r.Findings = findings
 	return r
+}
+
+// standingAgainstBaseline adds a standing-queue finding to each healthy
+// episode whose calmest window held a flat limit (flatBand) with the RTT at
+// standingQueueRatio times the trace's lowest min RTT or more, where no
+// standing-queue finding covers it yet. A min-RTT estimate taken while the
+// queue already stood includes the queue (a static limit above capacity
+// from the first request: simulate's static-high reads 44 ms over a 20 ms
+// downstream), so the window's own ratio is about 1; only a later, lower
+// min RTT shows what the downstream answers in without one. Judged when
+// the result is taken, against the baseline of the whole trace so far.
+func (s *Stream) standingAgainstBaseline(fs []Finding) []Finding {
+	base := s.rttBase
+	if s.have&(trace.FieldRTT|trace.FieldRTTMin) != trace.FieldRTT|trace.FieldRTTMin || math.IsInf(base, 1) || base <= 0 {
+		return fs
+	}
+	n := len(fs)
+	for i := 0; i < n; i++ {
+		f := fs[i]
+		w := f.w
+		if f.Class != Healthy || w.band > flatBand || w.rttProxy || !w.hasRTTMin || w.rttMed < standingQueueRatio*base || covered(fs, StandingQueue, f.Start, f.End) {
+			continue
+		}
+		w.queueBase = base
+		fs = append(fs, Finding{Class: StandingQueue, Start: f.Start, End: f.End, Severity: SeverityOf(StandingQueue), windows: f.windows, w: w})
+	}
+	return fs
+}
+
+// covered reports whether a finding of class c overlaps [from, to).
+func covered(fs []Finding, c Class, from, to time.Time) bool {
+	for _, f := range fs {
+		if f.Class == c && f.Start.Before(to) && from.Before(f.End) {
+			return true
+		}
+	}
+	return false
 }
 
 // partialSamples counts the limit samples since from.
@@ -412,8 +450,13 @@ func (s *Stream) describe(f *Finding) {
 		rec = "The limit grew while idle: grow only while in-flight is near the limit (in-flight ≥ 0.8 × limit), so the first burst after a quiet spell does not flood the downstream."
 	case StandingQueue:
 		v["rtt_median_ms"] = decimal.Round(w.rttMed, 2)
-		v["queued_share"] = decimal.Round(w.queuedHigh, 2)
-		sum = fmt.Sprintf("the RTT ran at %.1f× the min RTT (%.1f ms against %.1f ms; twice or more in %.0f%% of samples) while the limit held flat at %.1f: the limit is above what the downstream takes", w.rttMed/math.Max(w.rttMinMed, 1e-9), w.rttMed, w.rttMinMed, 100*w.queuedHigh, w.limitMed)
+		if w.queueBase > 0 {
+			v["rtt_min_baseline_ms"] = decimal.Round(w.queueBase, 2)
+			sum = fmt.Sprintf("the RTT ran at %.1f× the trace's lowest min RTT (%.1f ms against %.1f ms; the min-RTT estimate of the time, %.1f ms, already held the queue) while the limit held flat at %.1f: the limit is above what the downstream takes", w.rttMed/w.queueBase, w.rttMed, w.queueBase, w.rttMinMed, w.limitMed)
+		} else {
+			v["queued_share"] = decimal.Round(w.queuedHigh, 2)
+			sum = fmt.Sprintf("the RTT ran at %.1f× the min RTT (%.1f ms against %.1f ms; twice or more in %.0f%% of samples) while the limit held flat at %.1f: the limit is above what the downstream takes", w.rttMed/math.Max(w.rttMinMed, 1e-9), w.rttMed, w.rttMinMed, 100*w.queuedHigh, w.limitMed)
+		}
 		rec = fmt.Sprintf("Requests queue at the downstream %q behind a limit it cannot take: lower the static limit (or the adaptive limiter's maximum) toward what the downstream completes, or let an adaptive limiter that backs off on a rising RTT set it.", s.target)
 	case ErrorAcceleration:
 		v["loss_share"] = decimal.Round(w.dropFrac, 2)

@@ -58,6 +58,21 @@ func TestSimulateOutputsGetSensibleVerdicts(t *testing.T) {
 			if d.Class != c.want[r.Limiter] {
 				t.Errorf("%s, %s: %s, want %s; findings %+v", c.scenario, r.Limiter, d.Class, c.want[r.Limiter], d.Findings)
 			}
+			// static-high sits at 80 over a downstream of 40 until the
+			// deploy: a standing queue its own min-RTT estimate (the
+			// interval's minimum, queue included) cannot show, the trace's
+			// later one does; the gradient limiter keeps none
+			standing, any := false, false
+			for _, f := range d.Findings {
+				any = any || f.Class == StandingQueue
+				standing = standing || f.Class == StandingQueue && f.Start.Equal(d.Start) && f.End.Sub(sim.Epoch) <= 21*time.Minute
+			}
+			if c.scenario == "capacity-shift" && r.Limiter == "static-high" && !standing {
+				t.Errorf("%s, %s: no standing-queue finding over the first 20 minutes; findings %+v", c.scenario, r.Limiter, d.Findings)
+			}
+			if r.Limiter == "gradient" && any {
+				t.Errorf("%s, %s: a standing-queue finding for the gradient limiter; findings %+v", c.scenario, r.Limiter, d.Findings)
+			}
 		}
 	}
 }

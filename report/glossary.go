@@ -117,7 +117,10 @@ verdict:
 standing-queue (warning)
   A fixed or stuck limit above what the downstream takes: the RTT at least
   twice the min RTT in 90% of a window while the limit is flat — a queue the
-  limit keeps full.
+  limit keeps full. Where the min-RTT estimate of the time already held the
+  queue (a static limit above capacity from the first request), a healthy
+  episode's flat limit with the RTT at twice the trace's lowest min RTT or
+  more, judged when the result is taken.
 
 stale-rtt-min (warning)
   The min RTT is flat while the RTT runs at 2× it or more and the limit
