@@ -1354,11 +1354,19 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// that held did not deepen its queue, wherever it sat (gcl's Gradient
 	// at 5 above a capacity of 1, losing half of what it sends, while the
 	// downstream slows 4×) — unless only the RTT stands in for a min RTT
-	// (AIMD holding above a downstream that stepped down)
+	// (AIMD holding above a downstream that stepped down). A limit that
+	// swings widely is judged as oscillating below, since its own queue may
+	// be what raised the RTT — unless its spread is one move (a fall inside
+	// the window: one leg, no swing), or it swings at half its best level or
+	// less (swingingLow): a limiter whose limit halved cannot have deepened
+	// its own queue (go-concurrency-limits' Vegas wobbling 7–12, down from
+	// 20, while its downstream's latency tripled and completions fell to a
+	// tenth, was read healthy for the whole incident)
+	swingingLow := w.limitMed <= collapseDrop*w.ref
 	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
 	held := w.limitMed <= ownQueueGrowth*ownRef && (!aboveCapacity || !w.rttProxy)
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
-		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned)
+		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned || w.legs <= 1 || swingingLow)
 	// whatever shape the limit takes, an RTT standing in for the min RTT
 	// that drained by the window's end was the limiter's own queue
 	slower := (slowerLow || slowerFallenFar || slowerHeld || slowerFar) && !drained

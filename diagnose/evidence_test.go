@@ -256,6 +256,52 @@ func TestLossesWithTheLimitFarFromBindingAreDegraded(t *testing.T) {
 	}
 }
 
+// A limiter that swings at half its best level or less while the RTT
+// tripled and completions fell far is slower, not oscillating: a limit that
+// halved cannot have deepened its own queue (go-concurrency-limits' Vegas
+// wobbling 7–12, down from 20, with its min-RTT estimate stale, above the
+// floor of 4 it started from). The same swing at its best level is
+// oscillation.
+func TestSwingingAtHalfItsLevelWhileSlowerIsDegraded(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		lo, hi float64 // the limit swings between these every 20 s
+		want   Class
+	}{
+		{"at half its level, the RTT tripled", 7, 12, Degraded},
+		{"at its level, the RTT tripled", 15, 25, Oscillating},
+	} {
+		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			switch {
+			case i < 40: // starting from a low initial limit: the floor is 4
+				return 4, 4, 10, 20, 0, 200
+			case i < 600:
+				return 20 + wobble3(i), 20, 10, 20, 0, 200 // binding, 1000 completions a second
+			}
+			l := c.lo + (c.hi-c.lo)*float64((i/20)%2)
+			return l, l, 10, 60, 0, 200 // the min-RTT estimate stale at 10 ms
+		}), Options{})
+		if r.Class != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)
+		}
+	}
+}
+
+// A window whose limit fell once — 20 to 13, not to half — as the RTT
+// tripled and completions fell to a fifth spreads its values as widely as
+// a swing does, but one move is no swing: slower, not calm.
+func TestOneFallInsideAWindowIsNoSwing(t *testing.T) {
+	r := Classify("x", synth(121, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i < 80 {
+			return 20 + wobble3(i), 20, 10, 20, 0, 200 // binding, 1000 completions a second
+		}
+		return 13, 13, 10, 60, 0, 200 // the min-RTT estimate stale at 10 ms
+	}), Options{})
+	if r.Class != Degraded {
+		t.Errorf("%s, want %s (%+v)", r.Class, Degraded, r.Findings)
+	}
+}
+
 // A healthy limiter whose downstream fails a steady share of requests at a
 // flat RTT (losses at their calm level) has its finding name the losses,
 // but not blame the limit: with no queue behind them they are not the

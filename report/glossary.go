@@ -46,7 +46,10 @@ degraded-downstream (critical)
   estimate never re-probed), even with the limit above capacity (losses at
   their calm level): a limit that held did not deepen its own queue; where
   the limit grew (and was not above capacity), completions at a third with
-  the RTT doubled; or the limit fallen to half, steady, in-flight against it,
+  the RTT doubled — a limit swinging widely is left to oscillating (its
+  own queue may have raised the RTT) unless its spread is one fall or it
+  swings at half its best level or less; or the limit fallen to half,
+  steady, in-flight against it,
   completions at 40% or less and the RTT up only 1.25× (a limiter that
   sat above its downstream with a queue sees less of the latency rise).
   Without a min-RTT series, where the RTT includes the
