@@ -1361,12 +1361,16 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// less (swingingLow): a limiter whose limit halved cannot have deepened
 	// its own queue (go-concurrency-limits' Vegas wobbling 7–12, down from
 	// 20, while its downstream's latency tripled and completions fell to a
-	// tenth, was read healthy for the whole incident)
-	swingingLow := w.limitMed <= collapseDrop*w.ref
+	// tenth, was read healthy for the whole incident). Neither where only
+	// the RTT stands in for a min RTT: it still holds the queue the limit
+	// built before it fell (go-concurrency-limits' AIMD mis-tuned to halve,
+	// at 433 down from 1360, its RTT still 3× up from that queue)
+	fellOnce := w.legs <= 1 && !w.rttProxy
+	swingingLow := w.limitMed <= collapseDrop*w.ref && !w.rttProxy
 	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
 	held := w.limitMed <= ownQueueGrowth*ownRef && (!aboveCapacity || !w.rttProxy)
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
-		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned || w.legs <= 1 || swingingLow)
+		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned || fellOnce || swingingLow)
 	// whatever shape the limit takes, an RTT standing in for the min RTT
 	// that drained by the window's end was the limiter's own queue
 	slower := (slowerLow || slowerFallenFar || slowerHeld || slowerFar) && !drained

@@ -266,20 +266,24 @@ func TestSwingingAtHalfItsLevelWhileSlowerIsDegraded(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		lo, hi float64 // the limit swings between these every 20 s
+		rttMin float64 // -1: no min-RTT series (the RTT stands in for it)
 		want   Class
 	}{
-		{"at half its level, the RTT tripled", 7, 12, Degraded},
-		{"at its level, the RTT tripled", 15, 25, Oscillating},
+		{"at half its level, the RTT tripled", 7, 12, 10, Degraded},
+		{"at its level, the RTT tripled", 15, 25, 10, Oscillating},
+		// where only the RTT stands in, it still holds the queue the
+		// limit built before it fell (a mis-tuned AIMD's tooth)
+		{"at half its level, no min-RTT series", 7, 12, -1, Oscillating},
 	} {
 		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
 			switch {
 			case i < 40: // starting from a low initial limit: the floor is 4
-				return 4, 4, 10, 20, 0, 200
+				return 4, 4, c.rttMin, 20, 0, 200
 			case i < 600:
-				return 20 + wobble3(i), 20, 10, 20, 0, 200 // binding, 1000 completions a second
+				return 20 + wobble3(i), 20, c.rttMin, 20, 0, 200 // binding, 1000 completions a second
 			}
 			l := c.lo + (c.hi-c.lo)*float64((i/20)%2)
-			return l, l, 10, 60, 0, 200 // the min-RTT estimate stale at 10 ms
+			return l, l, c.rttMin, 60, 0, 200 // the min-RTT estimate stale at 10 ms
 		}), Options{})
 		if r.Class != c.want {
 			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)

@@ -48,7 +48,8 @@ degraded-downstream (critical)
   the limit grew (and was not above capacity), completions at a third with
   the RTT doubled — a limit swinging widely is left to oscillating (its
   own queue may have raised the RTT) unless its spread is one fall or it
-  swings at half its best level or less; or the limit fallen to half,
+  swings at half its best level or less (not where only the RTT stands in
+  for a min RTT); or the limit fallen to half,
   steady, in-flight against it,
   completions at 40% or less and the RTT up only 1.25× (a limiter that
   sat above its downstream with a queue sees less of the latency rise).
