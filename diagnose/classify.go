@@ -1358,19 +1358,18 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// swings widely is judged as oscillating below, since its own queue may
 	// be what raised the RTT — unless its spread is one move (a fall inside
 	// the window: one leg, no swing), or it swings at half its best level or
-	// less (swingingLow): a limiter whose limit halved cannot have deepened
+	// less: a limiter whose limit halved cannot have deepened
 	// its own queue (go-concurrency-limits' Vegas wobbling 7–12, down from
 	// 20, while its downstream's latency tripled and completions fell to a
 	// tenth, was read healthy for the whole incident). Neither where only
 	// the RTT stands in for a min RTT: it still holds the queue the limit
 	// built before it fell (go-concurrency-limits' AIMD mis-tuned to halve,
 	// at 433 down from 1360, its RTT still 3× up from that queue)
-	fellOnce := w.legs <= 1 && !w.rttProxy
-	swingingLow := w.limitMed <= collapseDrop*w.ref && !w.rttProxy
+	notOwnQueue := !w.rttProxy && (w.legs <= 1 || w.limitMed <= collapseDrop*w.ref)
 	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
 	held := w.limitMed <= ownQueueGrowth*ownRef && (!aboveCapacity || !w.rttProxy)
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
-		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned || fellOnce || swingingLow)
+		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned || notOwnQueue)
 	// whatever shape the limit takes, an RTT standing in for the min RTT
 	// that drained by the window's end was the limiter's own queue
 	slower := (slowerLow || slowerFallenFar || slowerHeld || slowerFar) && !drained
@@ -1380,7 +1379,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// the excess (timeouts of that queue) — a limit above capacity (a
 	// limiter deaf to losses, go-concurrency-limits' Gradient2, running
 	// away after an incident), not a downstream failing what it is sent
-	overloaded := !completesLess && s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase
+	overloaded := !completesLess && w.queuedAboveBase()
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
@@ -1437,6 +1436,11 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	return w, true
 }
+
+// queuedAboveBase reports the RTT standing rttFollows (1.25×) above its
+// level when the min-RTT baseline was set: a queue, where completions held,
+// that the limit let in.
+func (w *windowStats) queuedAboveBase() bool { return w.rttAt > 0 && w.rttMed >= rttFollows*w.rttAt }
 
 // slowSwings counts the swings of the window medians over the last
 // slowLevels windows, this one included (zigzag against their median;

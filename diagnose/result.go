@@ -362,7 +362,7 @@ func (s *Stream) describe(f *Finding) {
 			// excess of a limit above capacity; otherwise only named
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 			sum += fmt.Sprintf("; losses made %.1f%% of completions", 100*w.dropShare)
-			if w.rttAt > 0 && w.rttMed >= rttFollows*w.rttAt {
+			if w.queuedAboveBase() {
 				sum += fmt.Sprintf(" with the RTT at %.1f× its baseline: the limit sits above what the downstream takes, and the excess is shed or times out", w.rttMed/w.rttAt)
 				rec = "The downstream takes what it took, but the limit lets in more and the excess is lost: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap near the downstream's capacity."
 			}
