@@ -563,6 +563,14 @@ type Stream struct {
 	// baselines committed at window boundaries
 	rttBase  float64 // lowest window-median min RTT
 	limitRef float64 // highest window-median limit
+	// calmHigh: the highest window-median limit of a window that was not
+	// degraded, whose RTT stood within rttFollows (1.25×) of its level at
+	// the baseline and held no standing queue (the RTT twice the min RTT
+	// in 90 % of its samples): a level the limit has held without raising
+	// the RTT. A limit that sat above its downstream all along (Vegas at 9
+	// over a capacity of 4, the RTT 5.5× its min RTT from the first
+	// sample) sets none: its baseline already held its own queue
+	calmHigh float64
 	// fractional: a limit sample so far was not a whole number (the
 	// limiter's limit is continuous)
 	fractional bool
@@ -878,6 +886,9 @@ func (s *Stream) commit(w windowStats) {
 	if w.class != Degraded {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
+		if w.rttAt > 0 && w.rttMed > 0 && !w.queuedAboveBase() && w.queuedHigh < persistent {
+			s.calmHigh = math.Max(s.calmHigh, w.limitMed)
+		}
 	}
 	if w.hasTput && w.class != Degraded {
 		s.tputRef = math.Max(s.tputRef, w.tput)
@@ -980,8 +991,8 @@ func lastVerdict(fs []Finding) int {
 	return -1
 }
 
-// changePoint finds where the limit or min-RTT series changed level between
-// the previous window and this one, [lo, end) with the old edge at mid: the
+// changePoint finds where the limit or min-RTT series (the RTT, where the
+// trace has no min RTT) changed level between the previous window and this one, [lo, end) with the old edge at mid: the
 // split of the samples from one window before mid to end into two segments
 // that most reduces their squared deviation from the segment means (each
 // series scaled by its spread, so either can decide). ok is false when
@@ -996,9 +1007,16 @@ func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
 		return 0, false
 	}
 	best, bestGain := -1, 0.0
+	latency := func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 }
+	if s.have&trace.FieldRTTMin == 0 {
+		// no min-RTT series: the RTT stands in for it, as it does in judge
+		// (failsafe-go's limit barely moves while its downstream slows 3×:
+		// only the RTT shows where the incident began)
+		latency = func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 }
+	}
 	for _, get := range []func(*point) (float64, bool){
 		func(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLimit != 0 },
-		func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 },
+		latency,
 	} {
 		var n, sum float64
 		for i := range seg {
@@ -1364,10 +1382,16 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// tenth, was read healthy for the whole incident). Neither where only
 	// the RTT stands in for a min RTT: it still holds the queue the limit
 	// built before it fell (go-concurrency-limits' AIMD mis-tuned to halve,
-	// at 433 down from 1360, its RTT still 3× up from that queue)
+	// at 433 down from 1360, its RTT still 3× up from that queue). A limit
+	// held is one not past 1.1× its level at the baseline, nor past 1.1×
+	// the highest level it has held with the RTT within 1.25× of the
+	// baseline's (calmHigh): a limiter that crept from 244 to 284 over
+	// healthy minutes at a flat RTT did not build the queue that tripled
+	// the RTT at 288 in the next window (failsafe-go, whose completions then
+	// read 33.5 % of their best, a hair above slowerGrownShare)
 	notOwnQueue := !w.rttProxy && (w.legs <= 1 || w.limitMed <= collapseDrop*w.ref)
 	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
-	held := w.limitMed <= ownQueueGrowth*ownRef && (!aboveCapacity || !w.rttProxy)
+	held := w.limitMed <= ownQueueGrowth*math.Max(ownRef, s.calmHigh) && (!aboveCapacity || !w.rttProxy)
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
 		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned || notOwnQueue)
 	// whatever shape the limit takes, an RTT standing in for the min RTT

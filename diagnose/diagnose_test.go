@@ -829,3 +829,43 @@ func TestHeldMinRTTPlacesNoBoundary(t *testing.T) {
 		t.Errorf("degraded from %v, the limit fell at %v (%+v)", start, fall*15*time.Second, r.Findings)
 	}
 }
+
+// A limiter deaf to latency with no min-RTT series (failsafe-go exports
+// limit, in-flight and RTT): its limit barely moves while the downstream
+// slows, so only the RTT shows where an incident began and ended. Before
+// it, the limit crept up over healthy minutes at a flat RTT; that level is
+// no queue of its own, and completions at 37 % of their best (above
+// slowerGrownShare) with the RTT 2.7× up are a slower downstream. Each
+// half fails without its rule: the RTT in changePoint (boundaries a window
+// off) and calmHigh (the incident read healthy).
+func TestLatencyDeafLimiterWithoutMinRTT(t *testing.T) {
+	const iv = 15 * time.Second
+	const from, to = 97, 121 // the incident, in samples (24m15s–30m15s)
+	samples := synth(180, iv, func(i int) (float64, float64, float64, float64, float64, float64) {
+		l := math.Min(290, 250+float64(i)) + 3*wobble3(i) // crept from 250 to 290 by minute 10
+		rtt := 2500 + 200*math.Min(1, float64(i)/40)      // 2.5 s, 2.7 s at 290: the RTT within 1.25×
+		if i >= from && i < to {
+			return l, l, -1, 2.7 * 2700, 2, 900
+		}
+		return l, l, -1, rtt + 20*wobble3(i), 0, 600
+	})
+	r := Classify("x", samples, Options{})
+	var deg *Finding
+	for i := range r.Findings {
+		if r.Findings[i].Class == Degraded {
+			if deg != nil {
+				t.Fatalf("more than one degraded episode: %+v", r.Findings)
+			}
+			deg = &r.Findings[i]
+		}
+	}
+	if deg == nil {
+		t.Fatalf("the incident was not found: %+v", r.Findings)
+	}
+	start, end := deg.Start.Sub(sim.Epoch), deg.End.Sub(sim.Epoch)
+	t.Logf("degraded %v–%v (incident %v–%v): %s", start, end, from*iv, to*iv, deg.Evidence.Summary)
+	tol := iv + 30*time.Second
+	if (start - from*iv).Abs() > tol || (end - to*iv).Abs() > tol {
+		t.Errorf("degraded %v–%v, incident %v–%v: boundaries more than an interval + 30 s off", start, end, from*iv, to*iv)
+	}
+}

@@ -7,7 +7,8 @@ const VerdictsHelp = `Every target gets one verdict per judging window; the whol
 the most severe one present (degraded-downstream > oscillating >
 pipeline-bound > healthy). A window is 15 sample intervals, 1 to 5 minutes
 (but at least 12 intervals), unless --window says otherwise; episodes start
-and end where the series changed, not at window edges.
+and end where the series changed (the limit, and the min RTT or, without
+one, the RTT), not at window edges.
 
 healthy (ok)
   In-flight runs near the limit and the limit is stable, or settling after a
@@ -41,10 +42,12 @@ degraded-downstream (critical)
   1.5× its earlier level while the limit is pinned at half its earlier
   level or less, fell to half its best, or holds steady with the RTT
   rising too while completions fall to half or less; or, wherever a limit
-  that did not grow sits, the min RTT or the RTT up 1.5× while completions
-  fall to 40% or less (a limiter tolerating twice the latency; a min-RTT
-  estimate never re-probed), even with the limit above capacity (losses at
-  their calm level): a limit that held did not deepen its own queue; where
+  that did not grow sits (past 1.1× its level at the baseline, nor past
+  1.1× the highest level it held with the RTT near the baseline's), the
+  min RTT or the RTT up 1.5× while completions fall to 40% or less (a
+  limiter tolerating twice the latency; a min-RTT estimate never
+  re-probed), even with the limit above capacity (losses at their calm
+  level): a limit that held did not deepen its own queue; where
   the limit grew (and was not above capacity), completions at a third with
   the RTT doubled — a limit swinging widely is left to oscillating (its
   own queue may have raised the RTT) unless its spread is one fall or it
