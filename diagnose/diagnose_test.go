@@ -865,7 +865,7 @@ func TestLatencyDeafLimiterWithoutMinRTT(t *testing.T) {
 	start, end := deg.Start.Sub(sim.Epoch), deg.End.Sub(sim.Epoch)
 	t.Logf("degraded %v–%v (incident %v–%v): %s", start, end, from*iv, to*iv, deg.Evidence.Summary)
 	tol := iv + 30*time.Second
-	if (start - from*iv).Abs() > tol || (end - to*iv).Abs() > tol {
+	if (start-from*iv).Abs() > tol || (end-to*iv).Abs() > tol {
 		t.Errorf("degraded %v–%v, incident %v–%v: boundaries more than an interval + 30 s off", start, end, from*iv, to*iv)
 	}
 }
