@@ -992,10 +992,11 @@ func lastVerdict(fs []Finding) int {
 }
 
 // changePoint finds where the limit or min-RTT series (the RTT, where the
-// trace has no min RTT) changed level between the previous window and this one, [lo, end) with the old edge at mid: the
-// split of the samples from one window before mid to end into two segments
-// that most reduces their squared deviation from the segment means (each
-// series scaled by its spread, so either can decide). ok is false when
+// trace has no min RTT) changed level between the previous window and this
+// one, [lo, end) with the old edge at mid: the split of the samples from one
+// window before mid to end into two segments that most reduces their
+// squared deviation from the segment means (each series scaled by its
+// spread, so either can decide). ok is false when
 // neither series shifts by more than its noise (then the edge stays).
 func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
 	pts := s.buf[s.head:]
