@@ -873,7 +873,7 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasRTTMin && w.rttMinMed > 0 && w.rttMinMed < s.rttBase {
 		s.rttBase, s.limitAtBase, s.rttAtBase = w.rttMinMed, w.limitMed, w.rttMed
 	}
-	if w.class == Healthy && w.band <= flatBand && w.queuedHigh >= persistent {
+	if w.class == Healthy && w.band <= flatBand && w.holdsQueue() {
 		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
 	}
 	s.prevSwing = w.legs >= oscSlowLegs && w.swings() && w.band >= oscSlowBand
@@ -886,7 +886,7 @@ func (s *Stream) commit(w windowStats) {
 	if w.class != Degraded {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
-		if w.rttAt > 0 && w.rttMed > 0 && !w.queuedAboveBase() && w.queuedHigh < persistent {
+		if w.rttAt > 0 && w.rttMed > 0 && !w.queuedAboveBase() && !w.holdsQueue() {
 			s.calmHigh = math.Max(s.calmHigh, w.limitMed)
 		}
 	}
@@ -1466,6 +1466,11 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 // level when the min-RTT baseline was set: a queue, where completions held,
 // that the limit let in.
 func (w *windowStats) queuedAboveBase() bool { return w.rttAt > 0 && w.rttMed >= rttFollows*w.rttAt }
+
+// holdsQueue reports a standing queue in the window: the RTT at
+// standingQueueRatio (2×) the min RTT or more in persistent (90 %) of its
+// samples.
+func (w *windowStats) holdsQueue() bool { return w.queuedHigh >= persistent }
 
 // slowSwings counts the swings of the window medians over the last
 // slowLevels windows, this one included (zigzag against their median;
