@@ -617,10 +617,12 @@ type Stream struct {
 	lastRejShare          float64
 	hasLastRejShare       bool
 
-	// reused buffers: no allocation per window in steady state
-	lims, vals, tmp, filtered []float64
-	times                     []int64
-	idle                      windowStats
+	// reused buffers: no allocation per window in steady state; vals holds
+	// a window's limit series for the whole of its judgement, measures
+	// each other series in turn
+	lims, vals, measures, tmp, filtered []float64
+	times                               []int64
+	idle                                windowStats
 }
 
 // NewStream returns a stream for one target. A zero Options.Window adapts
@@ -1135,7 +1137,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	w.pinned = w.p90 <= math.Max(pinnedSpread*w.p10, w.p10+floorJitter) && w.p10 <= math.Max(pinnedSpread*floor, floor+floorJitter)
 
 	// utilisation and in-flight
-	u := s.vals[:0]
+	u := s.measures[:0]
 	full := 0 // in-flight at the limit: a saturated window's median needs no selection
 	for i := range pts {
 		if pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && pts[i].limit > 0 {
@@ -1248,7 +1250,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			w.dropFirst, w.dropLast = thirds(s, pts, func(p *point) (float64, bool) { return p.dropped, p.has&trace.FieldDropped != 0 })
 		}
 	}
-	s.vals = u
+	s.measures = u
 	s.shares(&w, pts)
 
 	swinging := w.swings()
@@ -1380,7 +1382,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// less: a limiter whose limit halved cannot have deepened
 	// its own queue (go-concurrency-limits' Vegas wobbling 7–12, down from
 	// 20, while its downstream's latency tripled and completions fell to a
-	// tenth, was read healthy for the whole incident). Neither where only
+	// tenth, was read healthy for the whole incident), or it swings around
+	// the level it held while the min RTT doubled (swingHeld). Neither where only
 	// the RTT stands in for a min RTT: it still holds the queue the limit
 	// built before it fell (go-concurrency-limits' AIMD mis-tuned to halve,
 	// at 433 down from 1360, its RTT still 3× up from that queue). A limit
@@ -1392,12 +1395,35 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// read 33.5 % of their best, a hair above slowerGrownShare)
 	notOwnQueue := !w.rttProxy && (w.legs <= 1 || w.limitMed <= collapseDrop*w.ref)
 	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
-	held := w.limitMed <= ownQueueGrowth*math.Max(ownRef, s.calmHigh) && (!aboveCapacity || !w.rttProxy)
+	level := math.Max(ownRef, s.calmHigh)
+	// swingHeld: a limit swinging around the level it held (its median
+	// within ownQueueGrowth and one jitter of it: a swing's median lands on
+	// either side) while the min RTT doubled (slowerGrownRTTRise). A
+	// controller updating faster than its feedback arrives swings once its
+	// downstream slows (Envoy's gradient at a 240 ms update interval behind
+	// an RTT tripled to 370 ms swings 13↔40 around the 27 it held, its
+	// re-measured min RTT 3× up), and a swing around an unchanged level
+	// cannot have doubled the no-load latency. Its thirds are no measure of
+	// growth: their medians land on either side of the swing (1.67× apart).
+	// Never where only the RTT stands in for a min RTT
+	swingHeld := swinging && !w.rttProxy && w.rttRise >= slowerGrownRTTRise && w.limitMed <= ownQueueGrowth*level+jitter(level)
+	held := (w.limitMed <= ownQueueGrowth*level || swingHeld) && (!aboveCapacity || !w.rttProxy)
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
-		(held || !aboveCapacity && grownSlower) && w.limitLast <= ownQueueGrowth*w.limitFirst && (!swinging || w.pinned || notOwnQueue)
+		(held || !aboveCapacity && grownSlower) && (w.limitLast <= ownQueueGrowth*w.limitFirst || swingHeld) && (!swinging || w.pinned || notOwnQueue || swingHeld)
 	// whatever shape the limit takes, an RTT standing in for the min RTT
 	// that drained by the window's end was the limiter's own queue
 	slower := (slowerLow || slowerFallenFar || slowerHeld || slowerFar) && !drained
+	if slower && w.hasUtil {
+		// and completions that fell are the downstream's only where demand
+		// still filled the limit (in-flight at pipelineUtil of it by median,
+		// over the window and over its last third, where completions are
+		// read): a batch's burst drains into an idle gap, and the queue it
+		// built raised the RTT, yet nothing was sent
+		_, lastUtil := thirds(s, pts, func(p *point) (float64, bool) {
+			return min(p.inFlight/p.limit, 1), p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0
+		})
+		slower = w.util >= pipelineUtil && lastUtil >= pipelineUtil
+	}
 	// overloaded: completions held at their best (tputFall) while the RTT
 	// stands 1.25× above its baseline (rttFollows): the downstream takes
 	// what it took, behind a queue the limit let in, and what it loses is

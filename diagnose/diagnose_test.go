@@ -869,3 +869,80 @@ func TestLatencyDeafLimiterWithoutMinRTT(t *testing.T) {
 		t.Errorf("degraded %v–%v, incident %v–%v: boundaries more than an interval + 30 s off", start, end, from*iv, to*iv)
 	}
 }
+
+// TestBatchDrainIsNotSlower: a batch pipeline whose bursts fill the limit
+// and build a queue (the RTT up 1.9× at the burst's end) and then drain into
+// an idle gap completes nothing in the gap because nothing is sent, not
+// because the downstream slowed (go-concurrency-limits' Gradient and Vegas
+// and failsafe-go, run for real behind such a batch, read degraded for half
+// a minute at every burst's end). No window may be degraded. Fails without
+// the demand-held guard on "slower".
+func TestBatchDrainIsNotSlower(t *testing.T) {
+	samples := synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+		k := i % 240 // a 100-second burst every 4 minutes
+		l := 300 + 10*wobble3(i)
+		switch {
+		case k < 90: // the burst fills the limit; its queue raises the RTT
+			q := math.Max(0, float64(k-50)) / 40
+			return l, l, 1250, 3200 * (1 + 1.2*q), 0, 30
+		case k < 100: // the last of it drains, late
+			return l, l * float64(100-k) / 10, 1250, 7000, 0, 0
+		default: // idle: nothing sent, nothing completes
+			return l, 0, 1250, -1, 0, 0
+		}
+	})
+	r := Classify("x", samples, Options{})
+	if r.Class != PipelineBound {
+		t.Errorf("class %s, want pipeline-bound", r.Class)
+	}
+	for _, f := range r.Findings {
+		if f.Class == Degraded {
+			t.Errorf("degraded %v–%v: %s", f.Start.Sub(sim.Epoch), f.End.Sub(sim.Epoch), f.Evidence.Summary)
+		}
+	}
+}
+
+// TestSwingAroundHeldLevelWhileMinRTTTripled: a controller that updates
+// faster than its feedback arrives swings once its downstream slows (Envoy's
+// gradient at a 240 ms update interval once the RTT triples to 370 ms
+// swings 13↔40 around the 27 it held), while its min RTT, re-measured,
+// triples. A swing around the level the limit held cannot have built the
+// queue that tripled the no-load latency: the incident is
+// degraded-downstream, not oscillating, and its edges are within an
+// interval and 30 s. Fails without swingHeld.
+func TestSwingAroundHeldLevelWhileMinRTTTripled(t *testing.T) {
+	const iv = time.Second
+	const from, to = 480, 1080 // the incident: 8–18 minutes
+	rng := rand.New(rand.NewPCG(5, 8))
+	samples := synth(1800, iv, func(i int) (float64, float64, float64, float64, float64, float64) {
+		if i < from || i >= to {
+			l := 28 + wobble3(i)
+			return l, l, 80, 120 + 2*wobble3(i), 0, 150
+		}
+		// each update overshoots the other way, by 1–14: the thirds of a
+		// window land on either side of the swing (Envoy's read 1.67× apart)
+		l := math.Round(27 + float64(1-2*(i%2))*(1+13*rng.Float64()))
+		// the min RTT is re-measured 30 s into the incident
+		m := 80.0
+		if i >= from+30 {
+			m = 240
+		}
+		return l, l, m, 370 - 2*(l-27), 0, 300
+	})
+	r := Classify("x", samples, Options{})
+	if r.Class != Degraded {
+		t.Errorf("class %s, want degraded-downstream", r.Class)
+	}
+	tol := iv + 30*time.Second
+	for _, f := range r.Findings {
+		start, end := f.Start.Sub(sim.Epoch), f.End.Sub(sim.Epoch)
+		switch f.Class {
+		case Oscillating:
+			t.Errorf("oscillating %v–%v: %s", start, end, f.Evidence.Summary)
+		case Degraded:
+			if (start-from*iv).Abs() > tol || (end-to*iv).Abs() > tol {
+				t.Errorf("degraded %v–%v, incident %v–%v: boundaries more than an interval + 30 s off", start, end, from*iv, to*iv)
+			}
+		}
+	}
+}

@@ -37,8 +37,10 @@ degraded-downstream (critical)
   The downstream can take less than before, and completes less: every
   RTT-based judgement needs the completion rate (in-flight / RTT, Little's
   law) at 80% or less of its best, since a limiter filling its own queue
-  completes as much at a higher RTT; an interval with losses and no RTT
-  completed nothing. Slower: the min RTT (or the RTT) at
+  completes as much at a higher RTT, and only while in-flight fills half
+  the limit, over the window and its last third (a batch draining into an
+  idle gap completes nothing because nothing is sent); an interval with
+  losses and no RTT completed nothing. Slower: the min RTT (or the RTT) at
   1.5× its earlier level while the limit is pinned at half its earlier
   level or less, fell to half its best, or holds steady with the RTT
   rising too while completions fall to half or less; or, wherever a limit
@@ -50,9 +52,12 @@ degraded-downstream (critical)
   level): a limit that held did not deepen its own queue; where
   the limit grew (and was not above capacity), completions at a third with
   the RTT doubled — a limit swinging widely is left to oscillating (its
-  own queue may have raised the RTT) unless its spread is one fall or it
-  swings at half its best level or less (not where only the RTT stands in
-  for a min RTT); or the limit fallen to half,
+  own queue may have raised the RTT) unless its spread is one fall, it
+  swings at half its best level or less, or it swings around the level
+  it held (within 1.1× and one jitter) while the min RTT doubled (a
+  controller updating faster than its feedback arrives swings once its
+  downstream slows) — not where only the RTT stands in for a min RTT; or
+  the limit fallen to half,
   steady, in-flight against it,
   completions at 40% or less and the RTT up only 1.25× (a limiter that
   sat above its downstream with a queue sees less of the latency rise).
