@@ -800,8 +800,8 @@ func (s *Stream) account(p *point, dt int64) {
 		s.sumLimit += p.limit
 		s.minLimit = min(s.minLimit, p.limit)
 		s.maxLimit = max(s.maxLimit, p.limit)
-		if p.has&trace.FieldInFlight != 0 && p.limit > 0 {
-			s.sumUtil += min(p.inFlight/p.limit, 1) // a window maximum (Mimir) can exceed the limit
+		if u, ok := utilisation(p); ok {
+			s.sumUtil += u
 			s.nUtil++
 		}
 	}
@@ -1140,8 +1140,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	u := s.measures[:0]
 	full := 0 // in-flight at the limit: a saturated window's median needs no selection
 	for i := range pts {
-		if pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && pts[i].limit > 0 {
-			r := min(pts[i].inFlight/pts[i].limit, 1)
+		if r, ok := utilisation(&pts[i]); ok {
 			if r == 1 {
 				full++
 			}
@@ -1316,9 +1315,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		fellLossy = errorsUp && w.dropShare >= pinnedErrorShare &&
 			(w.legs <= 1 || s.countLegs(raw, times, math.Max(oscLegFraction*w.limitFirst, jitter(w.limitFirst))) <= 1)
 		if fellLossy {
-			_, pressed := thirds(s, pts, func(p *point) (float64, bool) {
-				return p.inFlight / p.limit, p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0
-			})
+			_, pressed := thirds(s, pts, utilisation)
 			fellLossy = pressed >= idleUtilNoReject
 		}
 	}
@@ -1419,9 +1416,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// over the window and over its last third, where completions are
 		// read): a batch's burst drains into an idle gap, and the queue it
 		// built raised the RTT, yet nothing was sent
-		_, lastUtil := thirds(s, pts, func(p *point) (float64, bool) {
-			return min(p.inFlight/p.limit, 1), p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0
-		})
+		_, lastUtil := thirds(s, pts, utilisation)
 		slower = w.util >= pipelineUtil && lastUtil >= pipelineUtil
 	}
 	// overloaded: completions held at their best (tputFall) while the RTT
@@ -1666,6 +1661,13 @@ func (s *Stream) median(v []float64) float64 {
 	a := append(s.tmp[:0], v...)
 	s.tmp = a
 	return selectQ(a, 0.5)
+}
+
+// utilisation is a point's in-flight over its limit, where both are
+// measured, capped at 1: an in-flight that is a window's maximum (Mimir's)
+// can exceed the limit.
+func utilisation(p *point) (float64, bool) {
+	return min(p.inFlight/p.limit, 1), p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0
 }
 
 // thirds returns the medians of a field over the first and last third of
