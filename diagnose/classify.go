@@ -1433,9 +1433,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class, w.why = Degraded, degradedFellLossy
 	case slower:
 		w.class = Degraded
-	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy):
+	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (errorsUp || w.pinned && lossy) && !s.queueTimedOut(&w, pts):
 		// smaller: the limit fell to half its earlier level and stays,
-		// with errors or timeouts appearing
+		// with errors or timeouts appearing — not a trickle of them while
+		// the RTT drains with the limit (queueTimedOut)
 		w.class, w.why = Degraded, degradedSmaller
 	case !w.hasDropShare && (s.limitRef == 0 || w.limitMed <= collapseDrop*s.limitRef) && atBound && w.hasUtil && w.util >= idleUtilNoReject:
 		// pressed to its floor: with losses not measured (a trace of
@@ -1454,9 +1455,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// (AIMD at its steady state, its ramp-up not in the trace) is not
 		// pinned low
 		w.class, w.why = Degraded, degradedLossyPin
-	case errorsUp && w.hasRejShare && w.rejShare >= swampedShare:
+	case errorsUp && w.hasRejShare && w.rejShare >= swampedShare && !s.queueTimedOut(&w, pts):
 		// swamped: most of the demand turned away while what gets through
-		// fails, wherever the limit sits and however it moves
+		// fails, wherever the limit sits and however it moves (unless a
+		// trickle of losses comes with the RTT draining: queueTimedOut)
 		w.class, w.why = Degraded, degradedSwamped
 	case errorsUp && w.lossRate >= failingRate*best && (w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil && !overloaded || w.dropShare >= lostMost && completesHalf):
 		// failing: the limit is far from binding, yet 5 % or more of what
@@ -1481,6 +1483,24 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class = Healthy
 	}
 	return w, true
+}
+
+// queueTimedOut reports a window whose losses were a trickle (under
+// bindingShare of completions) while its RTT fell to two thirds or less
+// (1/degradedRTTRise) from its first third to its last: the limit's fall
+// drained a queue, and the losses that came with it were that queue timing
+// out — a mis-tuned AIMD crashing from 1580 to 39 as its own 26-second
+// queue times out (go-concurrency-limits' AIMD, run for real, losing 1.7 %
+// of completions), not a downstream that can take less. A downstream that
+// lost capacity keeps the RTT flat (or raises it) as the limit falls to
+// the new capacity, and one failing requests loses more than a trickle; a
+// limit that stays low is judged smaller in the next window.
+func (s *Stream) queueTimedOut(w *windowStats, pts []point) bool {
+	if !w.hasDropShare || w.dropShare >= bindingShare {
+		return false
+	}
+	first, last := thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
+	return last > 0 && last*degradedRTTRise <= first
 }
 
 // queuedAboveBase reports the RTT standing rttFollows (1.25×) above its

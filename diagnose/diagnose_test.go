@@ -946,3 +946,35 @@ func TestSwingAroundHeldLevelWhileMinRTTTripled(t *testing.T) {
 		}
 	}
 }
+
+// TestCrashDrainingOwnQueueIsNotSmaller: go-concurrency-limits v1.0.0's
+// AIMD mis-tuned to halve (backoff 0.5), run for real at a capacity of 500
+// (testdata/gcl-aimd-crash.csv, from the real-libraries suite), grows into
+// its own queue (the RTT 15 → 26 s at a limit of 1518 → 1642) until that
+// queue times out, then crashes to 39 in forty seconds with a trickle of
+// losses, turning away 95 % of the demand while its queue drains (the RTT
+// back to 7 s), and regrows. Its downstream never changed: the trace is
+// oscillating and no window is degraded (it read "the limit fell to 39, 2 %
+// of its earlier 1580" until a trickle of losses in a window whose RTT fell
+// by a third with the limit was the limiter's own queue timing out). Fails
+// without queueTimedOut.
+func TestCrashDrainingOwnQueueIsNotSmaller(t *testing.T) {
+	f, err := os.Open("testdata/gcl-aimd-crash.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := trace.NewReader(f, "gcl-aimd-crash.csv", trace.CSV).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Classify("gcl-aimd", samples, Options{})
+	if r.Class != Oscillating {
+		t.Errorf("class %s, want oscillating", r.Class)
+	}
+	for _, f := range r.Findings {
+		if f.Class == Degraded {
+			t.Errorf("degraded %v–%v: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+}

@@ -73,8 +73,10 @@ degraded-downstream (critical)
   (capacity lost with errors, in the first minutes of a recording); never
   right after a window that swung (a tooth of the swing). Smaller: the
   limit at half its earlier level or less while losses (dropped) reach 1%
-  of completions and twice their calm level, or it is pinned with losses.
-  Already degraded: pinned low (at half its earlier level or less, or
+  of completions and twice their calm level, or it is pinned with losses
+  — not where the losses are a trickle (under 5%) while the RTT falls by a
+  third with the limit: the limiter's own queue timing out and draining (a
+  mis-tuned AIMD crashing from its saw-tooth's top). Already degraded: pinned low (at half its earlier level or less, or
   nailed to a value it was never above) with losses at 2% of completions;
   when the trace starts mid-incident (no calm level), only at a limit
   nailed to one value (its configured minimum) or at 1–2, or with the RTT
@@ -83,7 +85,8 @@ degraded-downstream (critical)
   rejecting demand with losses. Swamped: the limit turns away 85% of demand
   or more while losses make 1% of completions and twice their calm level
   (or there is none), wherever the limit sits — with nothing lost it is an
-  overload the limiter holds back. Held at its minimum (losses not
+  overload the limiter holds back, and a trickle of losses while the RTT
+  falls by a third is its own queue draining. Held at its minimum (losses not
   measured): the limit fell to half or less and is nailed to one value,
   in-flight pressed against it, where the limit is continuous (it took
   fractional values) or at 1–2. Failing: 5% or more of what the limit lets
