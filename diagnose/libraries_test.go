@@ -827,8 +827,12 @@ func TestRealLibrariesCalibration(t *testing.T) {
 // to run before seededLimit. Raised: gcl-gradient2 to 75 % (worst 89 %),
 // gcl-vegas to 85 % (every class 100 %), failsafe-adaptive to 85 % (every
 // class 100 % once a limit turning away most of the demand with losses is
-// degraded: swampedShare).
-var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.75, "gcl-vegas": 0.85, "gcl-aimd": 0.70, "failsafe-adaptive": 0.85}
+// degraded: swampedShare). gcl-aimd raised to 85 % when its last miss (a
+// crash from the saw-tooth's top read as a smaller downstream:
+// queueTimedOut) was fixed and every class reached 100 % — not to the
+// 95 % target, since its mis-tuned runs at a capacity of 500 follow the
+// goroutine schedule and one trace of seven may differ from run to run.
+var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.75, "gcl-vegas": 0.85, "gcl-aimd": 0.85, "failsafe-adaptive": 0.85}
 
 // TestRealLibrariesHeldOut judges the held-out half of the real-libraries
 // suite per library and class.
