@@ -1010,12 +1010,12 @@ func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
 		return 0, false
 	}
 	best, bestGain := -1, 0.0
-	latency := func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 }
+	latency := pointRTTMin
 	if s.have&trace.FieldRTTMin == 0 {
 		// no min-RTT series: the RTT stands in for it, as it does in judge
 		// (failsafe-go's limit barely moves while its downstream slows 3×:
 		// only the RTT shows where the incident began)
-		latency = func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 }
+		latency = pointRTT
 	}
 	for _, get := range []func(*point) (float64, bool){
 		func(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLimit != 0 },
@@ -1188,7 +1188,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			// between re-probes) needs no selection
 			first, last, w.rttMinMed, w.rttMinSpread = lo, lo, lo, 1
 		} else {
-			first, last = thirds(s, pts, func(p *point) (float64, bool) { return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0 })
+			first, last = thirds(s, pts, pointRTTMin)
 			w.rttMinMed = selectQ(u, 0.5)
 		}
 		if lo != hi && w.rttMed >= staleRTTRatio*w.rttMinMed {
@@ -1208,7 +1208,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// RTT's own level stands in for it, guarded like it by the
 		// completion rate (a limiter filling its own queue raises the RTT
 		// and completes as much)
-		first, last := thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
+		first, last := thirds(s, pts, pointRTT)
 		w.hasRTTMin, w.rttProxy, w.rttMinMed = true, true, w.rttMed
 		w.base = math.Min(s.rttBase, first)
 		if w.base > 0 {
@@ -1303,7 +1303,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// at the top of its saw-tooth as its queue and RTT peak)
 	fellInside, fellLossy := false, false
 	if !s.prevSwing && w.hasTput && w.limitLast <= collapseDrop*w.limitFirst && w.tputLast <= tputFall*w.tputFirst {
-		w.rttFirst, w.rttLast = thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
+		w.rttFirst, w.rttLast = thirds(s, pts, pointRTT)
 		fellInside = w.rttFirst > 0 && w.rttLast >= degradedRTTRise*w.rttFirst
 		// or fell so, in one move (not a swing), with in-flight still
 		// pressed against it (demand did not fall away), while losses made
@@ -1499,7 +1499,7 @@ func (s *Stream) queueTimedOut(w *windowStats, pts []point) bool {
 	if !w.hasDropShare || w.dropShare >= bindingShare {
 		return false
 	}
-	first, last := thirds(s, pts, func(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 })
+	first, last := thirds(s, pts, pointRTT)
 	return last > 0 && last*degradedRTTRise <= first
 }
 
@@ -1681,6 +1681,13 @@ func (s *Stream) median(v []float64) float64 {
 	a := append(s.tmp[:0], v...)
 	s.tmp = a
 	return selectQ(a, 0.5)
+}
+
+// pointRTT and pointRTTMin are a point's RTT and min RTT, where measured
+// (a positive value).
+func pointRTT(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 }
+func pointRTTMin(p *point) (float64, bool) {
+	return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0
 }
 
 // utilisation is a point's in-flight over its limit, where both are

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -681,6 +682,21 @@ func TestRejectedShareOfDemand(t *testing.T) {
 	}
 }
 
+// readTestdata reads a trace-format CSV file from testdata.
+func readTestdata(t *testing.T, name string) []trace.Sample {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := trace.NewReader(f, name, trace.CSV).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return samples
+}
+
 // A real 6-minute recording of limitscope demo at 1 s sampling
 // (testdata/demo-incident.csv): w (payments falls sick) pressed at
 // 01:51:54, r (reset) at 01:53:24. With default settings the 90 s incident is
@@ -688,15 +704,7 @@ func TestRejectedShareOfDemand(t *testing.T) {
 // within one interval plus 30 s of the key presses, and the healthy time
 // before it is not flagged; search stays healthy throughout.
 func TestDemoIncidentIsFoundWithDefaults(t *testing.T) {
-	f, err := os.Open("testdata/demo-incident.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	samples, err := trace.NewReader(f, "demo-incident.csv", trace.CSV).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	samples := readTestdata(t, "demo-incident.csv")
 	w := time.Date(2026, 12, 1, 1, 51, 54, 0, time.UTC)
 	r := w.Add(90 * time.Second)
 	by := map[string][]trace.Sample{}
@@ -959,16 +967,7 @@ func TestSwingAroundHeldLevelWhileMinRTTTripled(t *testing.T) {
 // by a third with the limit was the limiter's own queue timing out). Fails
 // without queueTimedOut.
 func TestCrashDrainingOwnQueueIsNotSmaller(t *testing.T) {
-	f, err := os.Open("testdata/gcl-aimd-crash.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	samples, err := trace.NewReader(f, "gcl-aimd-crash.csv", trace.CSV).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Classify("gcl-aimd", samples, Options{})
+	r := Classify("gcl-aimd", readTestdata(t, "gcl-aimd-crash.csv"), Options{})
 	if r.Class != Oscillating {
 		t.Errorf("class %s, want oscillating", r.Class)
 	}
