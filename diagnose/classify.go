@@ -513,11 +513,12 @@ type windowStats struct {
 	// (1 when either is unknown)
 	tputShare float64
 	// why is the evidence a degraded window was decided on; rttFirst and
-	// rttLast the RTT's medians over the first and last thirds (set with
-	// degradedFell), dropCalm the calm loss share it was judged against
-	// (+Inf: none)
+	// rttLast the RTT's medians over the first and last thirds (rttThirds:
+	// measured once, where a rule asks; degradedFell reports them),
+	// dropCalm the calm loss share it was judged against (+Inf: none)
 	why               degradedEvidence
 	rttFirst, rttLast float64
+	hasRTTThirds      bool
 	dropCalm          float64
 	// rttAt is the RTT's median in the window that set the min-RTT
 	// baseline (0: not measured): a slower verdict decided by the RTT's
@@ -1208,7 +1209,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// RTT's own level stands in for it, guarded like it by the
 		// completion rate (a limiter filling its own queue raises the RTT
 		// and completes as much)
-		first, last := thirds(s, pts, pointRTT)
+		first, last := s.rttThirds(&w, pts)
 		w.hasRTTMin, w.rttProxy, w.rttMinMed = true, true, w.rttMed
 		w.base = math.Min(s.rttBase, first)
 		if w.base > 0 {
@@ -1303,7 +1304,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// at the top of its saw-tooth as its queue and RTT peak)
 	fellInside, fellLossy := false, false
 	if !s.prevSwing && w.hasTput && w.limitLast <= collapseDrop*w.limitFirst && w.tputLast <= tputFall*w.tputFirst {
-		w.rttFirst, w.rttLast = thirds(s, pts, pointRTT)
+		s.rttThirds(&w, pts)
 		fellInside = w.rttFirst > 0 && w.rttLast >= degradedRTTRise*w.rttFirst
 		// or fell so, in one move (not a swing), with in-flight still
 		// pressed against it (demand did not fall away), while losses made
@@ -1499,8 +1500,19 @@ func (s *Stream) queueTimedOut(w *windowStats, pts []point) bool {
 	if !w.hasDropShare || w.dropShare >= bindingShare {
 		return false
 	}
-	first, last := thirds(s, pts, pointRTT)
+	first, last := s.rttThirds(w, pts)
 	return last > 0 && last*degradedRTTRise <= first
+}
+
+// rttThirds returns the RTT's medians over the window's first and last
+// thirds, measured on the first call and kept in w (the RTT standing in for
+// a min RTT, a fall inside the window and a queue timing out all ask).
+func (s *Stream) rttThirds(w *windowStats, pts []point) (first, last float64) {
+	if !w.hasRTTThirds {
+		w.rttFirst, w.rttLast = thirds(s, pts, pointRTT)
+		w.hasRTTThirds = true
+	}
+	return w.rttFirst, w.rttLast
 }
 
 // queuedAboveBase reports the RTT standing rttFollows (1.25×) above its
