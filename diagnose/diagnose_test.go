@@ -977,3 +977,65 @@ func TestCrashDrainingOwnQueueIsNotSmaller(t *testing.T) {
 		}
 	}
 }
+
+// TestGradient2AverageIsNoMinRTT: go-concurrency-limits v1.0.0's Gradient2,
+// run for real at a capacity of 10 that steps down to 6 servers at minute 8
+// with no errors (testdata/gcl-gradient2-step.csv, from the real-libraries
+// suite, read every second), exports its long-window RTT average as its
+// min RTT. The average climbs from 57 to 130 ms over the 20 minutes while
+// the RTT steps up 1.55× at the step and the limit settles from 17 to
+// 12–14: a limiter following a capacity step, healthy. Read as a min RTT,
+// the average's climb was "min RTT rose 2.29×" in the last minute, and the
+// trace degraded. Fails without rttAveraged.
+func TestGradient2AverageIsNoMinRTT(t *testing.T) {
+	r := Classify("gcl-gradient2", readTestdata(t, "gcl-gradient2-step.csv"), Options{})
+	if r.Class != Healthy {
+		t.Errorf("class %s, want healthy", r.Class)
+	}
+	for _, f := range r.Findings {
+		if f.Class == Degraded {
+			t.Errorf("degraded %v–%v: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+}
+
+// TestMinRTTAveraged tells a min-RTT series that is an average of the RTT
+// from one that is a minimum, on the first window of a trace.
+func TestMinRTTAveraged(t *testing.T) {
+	const n = 60
+	cases := []struct {
+		name   string
+		minRTT func(i int) float64
+		want   bool
+	}{
+		// Gradient2's long-window average converging: every sample, by 0.1 %
+		{"converging average", func(i int) float64 { return 57 * (1 + 0.001*float64(i)) }, true},
+		// the same where the limiter updated it between two samples of three
+		{"average updated two samples of three", func(i int) float64 { return 57 * (1 + 0.001*float64(2*i/3)) }, true},
+		// a minimum held between re-probes (Vegas, Envoy, ours)
+		{"held minimum", func(i int) float64 { return 50 + 5*float64(i/20) }, false},
+		// a windowed minimum of noisy samples: moves every sample, by percents
+		{"windowed minimum", func(i int) float64 { return 50 * (1 + 0.05*float64(i%3)) }, false},
+		// a constant estimate never moves
+		{"constant", func(int) float64 { return 50 }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			var smp []trace.Sample
+			for i := range n {
+				smp = append(smp, trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "x",
+					Limit: 20, InFlight: 20, RTTMinMs: c.minRTT(i), RTTMs: 150 + float64(i%7),
+					Fields: trace.FieldLimit | trace.FieldInFlight | trace.FieldRTTMin | trace.FieldRTT})
+			}
+			s := NewStream("x", Options{})
+			for _, p := range smp {
+				s.Push(p)
+			}
+			s.Result()
+			if s.rttAveraged != c.want || !s.rttKindKnown {
+				t.Errorf("rttAveraged %v (known %v), want %v", s.rttAveraged, s.rttKindKnown, c.want)
+			}
+		})
+	}
+}

@@ -406,7 +406,10 @@ func (s *Stream) describe(f *Finding) {
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		default:
 			what := "min RTT"
-			if w.rttProxy {
+			switch {
+			case w.rttAveraged:
+				what = "the RTT (the exported min RTT is a long-window average of it)"
+			case w.rttProxy:
 				what = "the RTT (no min-RTT series)"
 			}
 			if w.rttRise >= degradedRTTRise || w.rttAt <= 0 {
