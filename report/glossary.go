@@ -66,7 +66,11 @@ degraded-downstream (critical)
   never while losses at the calm level show the limit above capacity, and
   must still stand in the window's last third (a limit that collapsed from
   above its downstream drains its own queue: a tooth, not a slower
-  downstream).
+  downstream). A min-RTT series that moves at half or more of the first
+  window's samples, by under 1% each time, is an average of the RTT
+  (go-concurrency-limits' Gradient2 exports its long-window average, which
+  climbs for 10–20 minutes whatever the downstream does): it is read as
+  no min-RTT series, the RTT standing in for it.
   Fell: inside one window the limit falls to half or less while the RTT
   rises 1.5× (an incident starting inside a short recording), or while
   in-flight stays pressed against it and losses make 2% of completions
