@@ -967,9 +967,17 @@ func TestSwingAroundHeldLevelWhileMinRTTTripled(t *testing.T) {
 // by a third with the limit was the limiter's own queue timing out). Fails
 // without queueTimedOut.
 func TestCrashDrainingOwnQueueIsNotSmaller(t *testing.T) {
-	r := Classify("gcl-aimd", readTestdata(t, "gcl-aimd-crash.csv"), Options{})
-	if r.Class != Oscillating {
-		t.Errorf("class %s, want oscillating", r.Class)
+	wantNoDegraded(t, "gcl-aimd", "gcl-aimd-crash.csv", Oscillating)
+}
+
+// wantNoDegraded classifies a testdata trace of a limiter whose
+// downstream never degraded: its verdict is want and no window of it is
+// degraded.
+func wantNoDegraded(t *testing.T, target, name string, want Class) {
+	t.Helper()
+	r := Classify(target, readTestdata(t, name), Options{})
+	if r.Class != want {
+		t.Errorf("class %s, want %s", r.Class, want)
 	}
 	for _, f := range r.Findings {
 		if f.Class == Degraded {
@@ -988,15 +996,7 @@ func TestCrashDrainingOwnQueueIsNotSmaller(t *testing.T) {
 // the average's climb was "min RTT rose 2.29×" in the last minute, and the
 // trace degraded. Fails without rttAveraged.
 func TestGradient2AverageIsNoMinRTT(t *testing.T) {
-	r := Classify("gcl-gradient2", readTestdata(t, "gcl-gradient2-step.csv"), Options{})
-	if r.Class != Healthy {
-		t.Errorf("class %s, want healthy", r.Class)
-	}
-	for _, f := range r.Findings {
-		if f.Class == Degraded {
-			t.Errorf("degraded %v–%v: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
-		}
-	}
+	wantNoDegraded(t, "gcl-gradient2", "gcl-gradient2-step.csv", Healthy)
 }
 
 // TestMinRTTAveraged tells a min-RTT series that is an average of the RTT
