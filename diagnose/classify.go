@@ -907,7 +907,9 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasRTTMin && w.rttMinMed > 0 && w.rttMinMed < s.rttBase {
 		s.rttBase, s.limitAtBase, s.rttAtBase = w.rttMinMed, w.limitMed, w.rttMed
 	}
-	if w.class == Healthy && w.band <= flatBand && w.holdsQueue() {
+	if w.class == Healthy && w.band <= flatBand && w.holdsQueue() && !w.rttAveraged {
+		// (an RTT at twice its own long-window average is no queue above
+		// a minimum: rttAveraged)
 		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
 	}
 	s.prevSwing = w.legs >= oscSlowLegs && w.swings() && w.band >= oscSlowBand

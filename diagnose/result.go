@@ -394,7 +394,11 @@ func (s *Stream) describe(f *Finding) {
 		case degradedLossyPin:
 			sum = fmt.Sprintf("the limit pinned at %.1f (floor %.1f) while losses made %.1f%% of completions", w.limitMed, w.floor, 100*w.dropShare)
 			if w.queuedSome > 0 {
-				sum += fmt.Sprintf(" and the RTT ran at 1.5× the min RTT or more in %.0f%% of samples", 100*w.queuedSome)
+				of := "the min RTT"
+				if w.rttAveraged {
+					of = "the exported min RTT (a long-window average of it)"
+				}
+				sum += fmt.Sprintf(" and the RTT ran at 1.5× %s or more in %.0f%% of samples", of, 100*w.queuedSome)
 			}
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedSwamped:
