@@ -493,22 +493,22 @@ type windowStats struct {
 	// medians over the last judged windows (a swing slower than a window)
 	slowLegs, slowWindows int
 	slowLo, slowHi        float64
-	// rttProxy: the trace has no min-RTT series, so the RTT's median
-	// stands in for the min RTT's level (rttMinMed, base, rttRise);
-	// rttAveraged: it has one, but an average of the RTT (averagedMoves)
-	rttProxy, rttAveraged bool
-	floor, ref            float64
-	pinned                bool
-	inFlightMed           float64
-	inFlightP90           float64
-	rttMed                float64
-	limitFirst            float64
-	limitLast             float64
-	dropFrac              float64
-	dropFirst             float64
-	dropLast              float64
-	rttMinSpread          float64
-	noRejects             bool
+	// rttProxy: the trace has no min-RTT series (or one that is an
+	// average of the RTT: Stream.rttAveraged), so the RTT's median
+	// stands in for the min RTT's level (rttMinMed, base, rttRise)
+	rttProxy     bool
+	floor, ref   float64
+	pinned       bool
+	inFlightMed  float64
+	inFlightP90  float64
+	rttMed       float64
+	limitFirst   float64
+	limitLast    float64
+	dropFrac     float64
+	dropFirst    float64
+	dropLast     float64
+	rttMinSpread float64
+	noRejects    bool
 	// seldomAtLimit: rejections not measured in the trace, in-flight
 	// reached the limit (within atLimitSlack) in under rareRejects of the
 	// window's samples
@@ -534,14 +534,14 @@ type windowStats struct {
 	// last third) over the best before it, as the degraded rules judge it
 	// (1 when either is unknown)
 	tputShare float64
-	// why is the evidence a degraded window was decided on; rttFirst and
-	// rttLast the RTT's medians over the first and last thirds (rttThirds:
-	// measured once, where a rule asks; degradedFell reports them),
-	// dropCalm the calm loss share it was judged against (+Inf: none)
-	why               degradedEvidence
-	rttFirst, rttLast float64
-	hasRTTThirds      bool
-	dropCalm          float64
+	// why is the evidence a degraded window was decided on; rttThirds
+	// and utilThirds the RTT's and utilisation's medians over the first
+	// and last thirds (measured once, where a rule asks; degradedFell
+	// reports the RTT's), dropCalm the calm loss share it was judged
+	// against (+Inf: none)
+	why                   degradedEvidence
+	rttThirds, utilThirds thirdsOnce
+	dropCalm              float64
 	// rttAt is the RTT's median in the window that set the min-RTT
 	// baseline (0: not measured): a slower verdict decided by the RTT's
 	// rise (the min-RTT estimate stale) says it against this
@@ -907,7 +907,7 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasRTTMin && w.rttMinMed > 0 && w.rttMinMed < s.rttBase {
 		s.rttBase, s.limitAtBase, s.rttAtBase = w.rttMinMed, w.limitMed, w.rttMed
 	}
-	if w.class == Healthy && w.band <= flatBand && w.holdsQueue() && !w.rttAveraged {
+	if w.class == Healthy && w.band <= flatBand && w.holdsQueue() && !s.rttAveraged {
 		// (an RTT at twice its own long-window average is no queue above
 		// a minimum: rttAveraged)
 		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
@@ -1246,8 +1246,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// RTT's own level stands in for it, guarded like it by the
 		// completion rate (a limiter filling its own queue raises the RTT
 		// and completes as much)
-		first, last := s.rttThirds(&w, pts)
-		w.hasRTTMin, w.rttProxy, w.rttAveraged, w.rttMinMed = true, true, s.rttAveraged, w.rttMed
+		first, last := w.rttThirds.of(s, pts, pointRTT)
+		w.hasRTTMin, w.rttProxy, w.rttMinMed = true, true, w.rttMed
 		w.base = math.Min(s.rttBase, first)
 		if w.base > 0 {
 			w.rttRise = math.Max(w.rttMed, last) / w.base
@@ -1341,8 +1341,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// at the top of its saw-tooth as its queue and RTT peak)
 	fellInside, fellLossy := false, false
 	if !s.prevSwing && w.hasTput && w.limitLast <= collapseDrop*w.limitFirst && w.tputLast <= tputFall*w.tputFirst {
-		s.rttThirds(&w, pts)
-		fellInside = w.rttFirst > 0 && w.rttLast >= degradedRTTRise*w.rttFirst
+		first, last := w.rttThirds.of(s, pts, pointRTT)
+		fellInside = first > 0 && last >= degradedRTTRise*first
 		// or fell so, in one move (not a swing), with in-flight still
 		// pressed against it (demand did not fall away), while losses made
 		// 2 % of what completed, above any calm level: a trace that opens
@@ -1353,7 +1353,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		fellLossy = errorsUp && w.dropShare >= pinnedErrorShare &&
 			(w.legs <= 1 || s.countLegs(raw, times, math.Max(oscLegFraction*w.limitFirst, jitter(w.limitFirst))) <= 1)
 		if fellLossy {
-			_, pressed := thirds(s, pts, utilisation)
+			_, pressed := w.utilThirds.of(s, pts, utilisation)
 			fellLossy = pressed >= idleUtilNoReject
 		}
 	}
@@ -1454,7 +1454,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// over the window and over its last third, where completions are
 		// read): a batch's burst drains into an idle gap, and the queue it
 		// built raised the RTT, yet nothing was sent
-		_, lastUtil := thirds(s, pts, utilisation)
+		_, lastUtil := w.utilThirds.of(s, pts, utilisation)
 		slower = w.util >= pipelineUtil && lastUtil >= pipelineUtil
 	}
 	// overloaded: completions held at their best (tputFall) while the RTT
@@ -1537,19 +1537,27 @@ func (s *Stream) queueTimedOut(w *windowStats, pts []point) bool {
 	if !w.hasDropShare || w.dropShare >= bindingShare {
 		return false
 	}
-	first, last := s.rttThirds(w, pts)
+	first, last := w.rttThirds.of(s, pts, pointRTT)
 	return last > 0 && last*degradedRTTRise <= first
 }
 
-// rttThirds returns the RTT's medians over the window's first and last
-// thirds, measured on the first call and kept in w (the RTT standing in for
-// a min RTT, a fall inside the window and a queue timing out all ask).
-func (s *Stream) rttThirds(w *windowStats, pts []point) (first, last float64) {
-	if !w.hasRTTThirds {
-		w.rttFirst, w.rttLast = thirds(s, pts, pointRTT)
-		w.hasRTTThirds = true
+// thirdsOnce is a series' medians over a window's first and last thirds,
+// measured on the first call (the RTT's are asked for by the RTT standing
+// in for a min RTT, a fall inside the window and a queue timing out; the
+// utilisation's by a fall in one move and by "slower").
+type thirdsOnce struct {
+	first, last float64
+	done        bool
+}
+
+// of returns the medians of get over the window's points pts, measuring
+// them on the first call.
+func (t *thirdsOnce) of(s *Stream, pts []point, get func(*point) (float64, bool)) (first, last float64) {
+	if !t.done {
+		t.first, t.last = thirds(s, pts, get)
+		t.done = true
 	}
-	return w.rttFirst, w.rttLast
+	return t.first, t.last
 }
 
 // queuedAboveBase reports the RTT standing rttFollows (1.25×) above its

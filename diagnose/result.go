@@ -373,8 +373,8 @@ func (s *Stream) describe(f *Finding) {
 	case Degraded:
 		switch w.why {
 		case degradedFell:
-			sum = fmt.Sprintf("the limit fell from %.1f to %.1f while the RTT rose %.2f× (from %.1f ms to %.1f ms) and completions fell to %.0f%%", w.limitFirst, w.limitLast, w.rttLast/w.rttFirst, w.rttFirst, w.rttLast, 100*w.tputLast/w.tputFirst)
-			v["rtt_rise"] = decimal.Round(w.rttLast/w.rttFirst, 2)
+			sum = fmt.Sprintf("the limit fell from %.1f to %.1f while the RTT rose %.2f× (from %.1f ms to %.1f ms) and completions fell to %.0f%%", w.limitFirst, w.limitLast, w.rttThirds.last/w.rttThirds.first, w.rttThirds.first, w.rttThirds.last, 100*w.tputLast/w.tputFirst)
+			v["rtt_rise"] = decimal.Round(w.rttThirds.last/w.rttThirds.first, 2)
 		case degradedSmaller:
 			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (%s)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, w.calmLosses())
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
@@ -395,7 +395,7 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("the limit pinned at %.1f (floor %.1f) while losses made %.1f%% of completions", w.limitMed, w.floor, 100*w.dropShare)
 			if w.queuedSome > 0 {
 				of := "the min RTT"
-				if w.rttAveraged {
+				if s.rttAveraged {
 					of = "the exported min RTT (a long-window average of it)"
 				}
 				sum += fmt.Sprintf(" and the RTT ran at 1.5× %s or more in %.0f%% of samples", of, 100*w.queuedSome)
@@ -411,7 +411,7 @@ func (s *Stream) describe(f *Finding) {
 		default:
 			what := "min RTT"
 			switch {
-			case w.rttAveraged:
+			case s.rttAveraged && w.rttProxy:
 				what = "the RTT (the exported min RTT is a long-window average of it)"
 			case w.rttProxy:
 				what = "the RTT (no min-RTT series)"
