@@ -223,6 +223,15 @@ const (
 	// while a shallow back-off (Vector's ARC, ×0.9) wanders by 10–35 %.
 	oscSlowLegs = 2
 	oscSlowBand = 0.4
+	// oscSwungRun: or two legs in each of three consecutive windows, each
+	// spread as a one-window swing is (swingsBy oscIQRJitters) though
+	// narrower than oscSlowBand: a mis-tuned AIMD halving from 400 to 227
+	// every 70 s (go-concurrency-limits' AIMD, backoff 0.5, read every 5 s)
+	// spans 35–39 % in its 75-s windows, two or three legs each, for
+	// twenty minutes. Two in a row are not enough: Vegas re-probing at 16–20
+	// and Vector's ARC wandering at 60–90 make two such windows now and then
+	// (a fresh draw of the simulator).
+	oscSwungRun = 3
 	// slowLevels, slowLegFraction, slowMinLegs and slowSwingDepth: a limit
 	// swinging slower than one window (a mis-tuned limiter wandering over
 	// minutes while each one-minute window looks settled) shows in the
@@ -602,6 +611,9 @@ type Stream struct {
 	prevIdle   *windowStats
 	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
+	// swungRun: how many judged windows in a row, up to the last, made
+	// oscSlowLegs legs spread as a one-window swing is (oscSwungRun)
+	swungRun int
 	// levels: the limit medians of the last judged windows (a ring, newest
 	// at levelN-1 mod len), for swings slower than one window
 	levels [slowLevels]float64
@@ -913,6 +925,11 @@ func (s *Stream) commit(w windowStats) {
 		s.findings = addFinding(s.findings, StandingQueue, w, w.rttMed/math.Max(w.rttMinMed, 1e-9))
 	}
 	s.prevSwing = w.legs >= oscSlowLegs && w.swings() && w.band >= oscSlowBand
+	if w.swungLegs() {
+		s.swungRun++
+	} else {
+		s.swungRun = 0
+	}
 	if w.class == Degraded || w.class == PipelineBound {
 		s.levelN = 0 // the story changed: slow swings are counted afresh
 	} else {
@@ -1398,7 +1415,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// slowerHeld: the min RTT rose 1.5× while the limit held the level it
 	// had at the RTT's baseline (it neither grew into its own queue nor
 	// fell), calm, and completions halved (fallen far: farIfProxied)
-	slowerHeld := completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && w.limitLast <= ownQueueGrowth*w.limitFirst &&
+	slowerHeld := completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && !s.limitGrew(&w) &&
 		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && completesHalf && farIfProxied && rttFollowed
 	// slowerFar: wherever a limit that did not grow sits (a limiter
 	// tolerating 2× latency, a Vegas cut to 64 %), completions fallen far
@@ -1444,7 +1461,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	swingHeld := swinging && !w.rttProxy && w.rttRise >= slowerGrownRTTRise && w.limitMed <= ownQueueGrowth*level+jitter(level)
 	held := (w.limitMed <= ownQueueGrowth*level || swingHeld) && (!aboveCapacity || !w.rttProxy)
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
-		(held || !aboveCapacity && grownSlower) && (w.limitLast <= ownQueueGrowth*w.limitFirst || swingHeld) && (!swinging || w.pinned || notOwnQueue || swingHeld)
+		(held || !aboveCapacity && grownSlower) && (!s.limitGrew(&w) || swingHeld) && (!swinging || w.pinned || notOwnQueue || swingHeld)
 	// whatever shape the limit takes, an RTT standing in for the min RTT
 	// that drained by the window's end was the limiter's own queue
 	slower := (slowerLow || slowerFallenFar || slowerHeld || slowerFar) && !drained
@@ -1514,7 +1531,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing),
+	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && (w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1)),
 		w.slowLegs >= slowMinLegs:
 		w.class = Oscillating
 	default:
@@ -1595,6 +1612,26 @@ func (s *Stream) slowSwings(w *windowStats) {
 		legs = zigzag(seq, max(slowLegFraction*med, 2*jitter(med)))
 	}
 	w.slowLegs, w.slowWindows, w.slowLo, w.slowHi = legs, n+1, lo, hi
+}
+
+// limitGrew reports a window whose limit's last third grew past
+// ownQueueGrowth of its first third, and by more than one step where the
+// limit is an integer: one step is the limit's grain, not growth into a
+// queue (go-concurrency-limits' Vegas at 7, fallen from 13 while the RTT
+// tripled, stepping back to 8).
+func (s *Stream) limitGrew(w *windowStats) bool {
+	grown := ownQueueGrowth * w.limitFirst
+	if !s.fractional {
+		grown = max(grown, w.limitFirst+1)
+	}
+	return w.limitLast > grown
+}
+
+// swungLegs reports a window with oscSlowLegs legs or more, spread as a
+// one-window swing is (swingsBy oscIQRJitters): oscSwungRun of them in a
+// row are a swing too slow for one window's oscMinLegs.
+func (w *windowStats) swungLegs() bool {
+	return w.legs >= oscSlowLegs && w.swingsBy(oscIQRJitters)
 }
 
 // swings reports a limit that spends its time apart (the middle half of its

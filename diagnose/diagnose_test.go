@@ -970,6 +970,41 @@ func TestCrashDrainingOwnQueueIsNotSmaller(t *testing.T) {
 	wantNoDegraded(t, "gcl-aimd", "gcl-aimd-crash.csv", Oscillating)
 }
 
+// TestSawtoothSlowerThanAWindow: go-concurrency-limits v1.0.0's AIMD
+// mis-tuned to halve (backoff 0.5), run for real at a capacity of 100 and
+// read every 5 s (testdata/gcl-aimd-sawtooth.csv, from a fresh draw of the
+// real-libraries suite), climbs from about 227 to 400 and halves every
+// 70 s for twenty minutes. Its 75-s windows hold one tooth each (two or
+// three legs, 10–90 % band 35–39 %): no window makes oscMinLegs, and the
+// band is short of oscSlowBand. It was read healthy; three windows in a row
+// that each swing (oscSwungRun) make it oscillating. Fails without
+// oscSwungRun.
+func TestSawtoothSlowerThanAWindow(t *testing.T) {
+	wantNoDegraded(t, "gcl-aimd", "gcl-aimd-sawtooth.csv", Oscillating)
+}
+
+// TestIntegerLimitStepIsNoGrowth: go-concurrency-limits v1.0.0's Vegas,
+// run for real at a capacity of 10 read every 15 s
+// (testdata/gcl-vegas-creep.csv, from a fresh draw of the real-libraries
+// suite), falls from 13 to 6–7 as its downstream's latency creeps to 4×
+// from minute 10, while completions fall to a fifth. The window that shows
+// it was healthy because the limit "grew" from 7 to 8 inside it: one step
+// of an integer limit is its grain, not growth into a queue (limitGrew).
+// Fails without the step.
+func TestIntegerLimitStepIsNoGrowth(t *testing.T) {
+	samples := readTestdata(t, "gcl-vegas-creep.csv")
+	r := Classify("gcl-vegas", samples, Options{})
+	if r.Class != Degraded {
+		t.Errorf("class %s, want degraded-downstream", r.Class)
+	}
+	incident := samples[0].Time.Add(10 * time.Minute)
+	for _, f := range r.Findings {
+		if f.Class == Degraded && f.Start.Before(incident) {
+			t.Errorf("degraded %v–%v starts before the latency creep at %v: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), incident.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+}
+
 // wantNoDegraded classifies a testdata trace of a limiter whose
 // downstream never degraded: its verdict is want and no window of it is
 // degraded.

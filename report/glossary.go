@@ -44,8 +44,10 @@ degraded-downstream (critical)
   1.5× its earlier level while the limit is pinned at half its earlier
   level or less, fell to half its best, or holds steady with the RTT
   rising too while completions fall to half or less; or, wherever a limit
-  that did not grow sits (past 1.1× its level at the baseline, nor past
-  1.1× the highest level it held with the RTT near the baseline's), the
+  that did not grow sits (not past 1.1× its level in the window's first
+  third, nor by more than one step of an integer limit; not past 1.1× its
+  level at the baseline, nor past 1.1× the highest level it held with the
+  RTT near the baseline's), the
   min RTT or the RTT up 1.5× while completions fall to 40% or less (a
   limiter tolerating twice the latency; a min-RTT estimate never
   re-probed), even with the limit above capacity (losses at their calm
@@ -115,7 +117,9 @@ oscillating (warning)
   two such jitters; with 4 or more swings of that size in a window (there
   the middle half must span 1.25 jitters: a limit walking a step or two
   per update, read every 15 s, turns at nearly every scrape within about
-  one) or 2 in each of two windows whose band spans 40% or more; or,
+  one) or 2 in each of two windows whose band spans 40% or more, or 2 in
+  each of three windows in a row that each spread so (a saw-tooth with one
+  tooth per window); or,
   slower than a window, the window medians move 3 times by 30% of their
   median within the last 8 windows, between levels a factor of two apart
   (a healthy limiter's wandering, such as Vector's ×0.9 back-off between
