@@ -947,7 +947,7 @@ func (s *Stream) commit(w windowStats) {
 		s.tputRef = math.Max(s.tputRef, w.tput)
 	}
 	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst &&
-		(w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject && !(w.hasRejShare && w.rejShare >= swampedCalm)) &&
+		(w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject && !(w.hasRejShare && w.rejShare >= swampedCalm) && !s.limitGrew(&w)) &&
 		(w.limitLast > sinkingCalm*w.limitFirst || w.dropShare < errorShare) {
 		// a window whose limit fell to half is no calm level of losses,
 		// nor one that lost half of what completed with in-flight not
@@ -955,7 +955,11 @@ func (s *Stream) commit(w windowStats) {
 		// downstream while the limit climbs; at a binding limit such
 		// losses are as likely a limiter probing a small downstream's
 		// shed point) or while turning away swampedCalm of demand (a
-		// trace opening on a swamped downstream), nor one whose limit
+		// trace opening on a swamped downstream) or while the limit grew
+		// (limitGrew: a limiter probing a shed point backs off from its
+		// losses; failsafe-go's adaptive limiter climbing from 51 to 64
+		// while losses make 86 % of what it sends, in a trace that opens
+		// mid-incident, is deaf to them), nor one whose limit
 		// sank 5 % with losses present (sinkingCalm: a limiter backing off
 		// from the losses of a trace that opens mid-incident)
 		s.dropRef = math.Min(s.dropRef, w.dropShare)

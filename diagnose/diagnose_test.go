@@ -1005,6 +1005,24 @@ func TestIntegerLimitStepIsNoGrowth(t *testing.T) {
 	}
 }
 
+// TestLossesWhileClimbingAreNoCalmLevel: failsafe-go v0.9.8's adaptive
+// limiter, run for real at a capacity of 30 cut to 9 with 5 % errors, in
+// a recording that opens two minutes into the
+// incident (testdata/failsafe-climbing-losses.csv, from a fresh draw of the
+// real-libraries suite, read every second). Losses make 86 % of what it
+// sends from the first sample while its limit climbs from 51 to 236: the
+// first window, its in-flight pressed against the limit, was taken as the
+// calm level of losses, and the trace read healthy. A limiter probing a
+// shed point backs off from its losses; one whose limit grows through
+// them is deaf to them (limitGrew), and its losses are no calm level.
+// Fails without that.
+func TestLossesWhileClimbingAreNoCalmLevel(t *testing.T) {
+	r := Classify("failsafe-adaptive", readTestdata(t, "failsafe-climbing-losses.csv"), Options{})
+	if r.Class != Degraded {
+		t.Errorf("class %s, want degraded-downstream", r.Class)
+	}
+}
+
 // wantNoDegraded classifies a testdata trace of a limiter whose
 // downstream never degraded: its verdict is want and no window of it is
 // degraded.

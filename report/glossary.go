@@ -104,8 +104,9 @@ degraded-downstream (critical)
   completions fall to half, wherever the limit sits — either at a loss
   rate of 2% of the best completion rate or more (the timeouts of a
   pipeline idle between batches are a trickle, not a failing downstream)
-  (a window losing half with in-flight not pressed against the limit, or
-  while turning away 80% of demand, is no calm level, nor one whose limit
+  (a window losing half with in-flight not pressed against the limit,
+  while turning away 80% of demand or while its limit grew through the
+  losses, is no calm level, nor one whose limit
   sank 5% with losses of 1%: a limiter backing off from an incident the
   trace opens in). The evidence names which it saw, with its numbers. Page
   the downstream's owner; raising the limit would only queue more.
