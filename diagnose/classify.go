@@ -1535,7 +1535,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && (w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1)),
+	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
 		w.slowLegs >= slowMinLegs:
 		w.class = Oscillating
 	default:
