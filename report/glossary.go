@@ -47,11 +47,11 @@ degraded-downstream (critical)
   that did not grow sits (not past 1.1× its level in the window's first
   third, nor by more than one step of an integer limit; not past 1.1× its
   level at the baseline, nor past 1.1× the highest level it held with the
-  RTT near the baseline's), the
-  min RTT or the RTT up 1.5× while completions fall to 40% or less (a
-  limiter tolerating twice the latency; a min-RTT estimate never
-  re-probed), even with the limit above capacity (losses at their calm
-  level): a limit that held did not deepen its own queue; where
+  RTT near the baseline's), the min RTT or the RTT up 1.5× while
+  completions fall to 40% or less (a limiter tolerating twice the
+  latency; a min-RTT estimate never re-probed), even with the limit
+  above capacity (losses at their calm level): a limit that held did not
+  deepen its own queue; where
   the limit grew (and was not above capacity), completions at a third with
   the RTT doubled — a limit swinging widely is left to oscillating (its
   own queue may have raised the RTT) unless its spread is one fall, it
@@ -82,8 +82,9 @@ degraded-downstream (critical)
   of completions and twice their calm level, or it is pinned with losses
   — not where the losses are a trickle (under 5%) while the RTT falls by a
   third with the limit: the limiter's own queue timing out and draining (a
-  mis-tuned AIMD crashing from its saw-tooth's top). Already degraded: pinned low (at half its earlier level or less, or
-  nailed to a value it was never above) with losses at 2% of completions;
+  mis-tuned AIMD crashing from its saw-tooth's top). Already degraded:
+  pinned low (at half its earlier level or less, or nailed to a value it
+  was never above) with losses at 2% of completions;
   when the trace starts mid-incident (no calm level), only at a limit
   nailed to one value (its configured minimum) or at 1–2, or with the RTT
   persistently 1.5× the min RTT — a limit flipping 8↔9 with losses is as
@@ -106,10 +107,10 @@ degraded-downstream (critical)
   pipeline idle between batches are a trickle, not a failing downstream)
   (a window losing half with in-flight not pressed against the limit,
   while turning away 80% of demand or while its limit grew through the
-  losses, is no calm level, nor one whose limit
-  sank 5% with losses of 1%: a limiter backing off from an incident the
-  trace opens in). The evidence names which it saw, with its numbers. Page
-  the downstream's owner; raising the limit would only queue more.
+  losses, is no calm level, nor one whose limit sank 5% with losses of 1%:
+  a limiter backing off from an incident the trace opens in). The
+  evidence names which it saw, with its numbers. Page the downstream's
+  owner; raising the limit would only queue more.
 
 oscillating (warning)
   The limit swings widely and repeatedly: the middle half of its values
