@@ -946,24 +946,37 @@ func (s *Stream) commit(w windowStats) {
 	if w.hasTput && w.class != Degraded {
 		s.tputRef = math.Max(s.tputRef, w.tput)
 	}
-	if w.hasDropShare && w.class != Degraded && w.limitLast > collapseDrop*w.limitFirst &&
-		(w.dropShare < lostMost || w.hasUtil && w.util >= idleUtilNoReject && !(w.hasRejShare && w.rejShare >= swampedCalm) && !s.limitGrew(&w)) &&
-		(w.limitLast > sinkingCalm*w.limitFirst || w.dropShare < errorShare) {
-		// a window whose limit fell to half is no calm level of losses,
-		// nor one that lost half of what completed with in-flight not
-		// pressed against the limit (a trace opening on a failing
-		// downstream while the limit climbs; at a binding limit such
-		// losses are as likely a limiter probing a small downstream's
-		// shed point) or while turning away swampedCalm of demand (a
-		// trace opening on a swamped downstream) or while the limit grew
-		// (limitGrew: a limiter probing a shed point backs off from its
-		// losses; failsafe-go's adaptive limiter climbing from 51 to 64
-		// while losses make 86 % of what it sends, in a trace that opens
-		// mid-incident, is deaf to them), nor one whose limit
-		// sank 5 % with losses present (sinkingCalm: a limiter backing off
-		// from the losses of a trace that opens mid-incident)
+	if s.calmLosses(&w) {
 		s.dropRef = math.Min(s.dropRef, w.dropShare)
 	}
+}
+
+// calmLosses reports a window whose loss share may stand as the calm level
+// that later windows' losses are judged against (dropRef).
+func (s *Stream) calmLosses(w *windowStats) bool {
+	switch {
+	case !w.hasDropShare || w.class == Degraded:
+		return false
+	case w.limitLast <= collapseDrop*w.limitFirst:
+		return false // the limit fell to half
+	case w.limitLast <= sinkingCalm*w.limitFirst && w.dropShare >= errorShare:
+		// the limit sank 5 % with losses present (sinkingCalm: a limiter
+		// backing off from the losses of a trace that opens mid-incident)
+		return false
+	case w.dropShare < lostMost:
+		return true
+	}
+	// lost half of what completed: calm only with in-flight pressed
+	// against the limit (at a binding limit such losses are as likely a
+	// limiter probing a small downstream's shed point; with in-flight
+	// below it, a trace opening on a failing downstream while the limit
+	// climbs), not while turning away swampedCalm of demand (a trace
+	// opening on a swamped downstream), and not while the limit grew
+	// (limitGrew: a limiter probing a shed point backs off from its
+	// losses; failsafe-go's adaptive limiter climbing from 51 to 64 while
+	// losses make 86 % of what it sends, in a trace that opens
+	// mid-incident, is deaf to them)
+	return w.hasUtil && w.util >= idleUtilNoReject && !(w.hasRejShare && w.rejShare >= swampedCalm) && !s.limitGrew(w)
 }
 
 // warmingUp reports a trace whose only judged window so far was
@@ -1232,13 +1245,13 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	u = u[:0]
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for i := range pts {
+	for i := 0; i < len(pts) && s.hasMinRTT(); i++ {
 		if pts[i].has&trace.FieldRTTMin != 0 && pts[i].rttMin > 0 {
 			u = append(u, pts[i].rttMin)
 			lo, hi = min(lo, pts[i].rttMin), max(hi, pts[i].rttMin)
 		}
 	}
-	if len(u) >= minWindowSamples && !s.rttAveraged {
+	if len(u) >= minWindowSamples {
 		w.hasRTTMin = true
 		var first, last float64
 		if lo == hi {
