@@ -377,7 +377,10 @@ const (
 	// half or more of the consecutive samples of the trace's first window,
 	// by a median of under 1 % of itself, is an average of the RTT over a
 	// long window, not a minimum: go-concurrency-limits' Gradient2 exports
-	// its long-window RTT average (600 samples) as its min RTT, and it
+	// its long-window RTT average (600 samples) as its min RTT
+	// (limit/gradient2.go in v1.0.0: longRTT is
+	// NewExponentialAverageMeasurement(longWindow, 10), registered as
+	// core.MetricMinRTT; the default longWindow is 600), and it
 	// climbs towards the RTT for 10–20 minutes whatever the downstream
 	// does (57 → 130 ms over 19 minutes of a run whose RTT rose 1.8×; read
 	// every second it moves between 40–76 % of the samples, by 0.1–0.2 %).
