@@ -59,10 +59,9 @@ const (
 )
 
 // Rank orders verdicts by how much they need attention (4 degraded … 1
-// healthy, 0 for the rest): the whole-series verdict is the highest present
-// (oscillating only where the swing recurs: swingRecurs), so a trace
-// healthy for 20 minutes and then degraded is degraded, and dashboards list
-// the worst targets first.
+// healthy, 0 for the rest): the whole-series verdict is the highest present,
+// so a trace healthy for 20 minutes and then degraded is degraded, and
+// dashboards list the worst targets first.
 func Rank(c Class) int {
 	switch c {
 	case Degraded:
@@ -233,31 +232,6 @@ const (
 	// and Vector's ARC wandering at 60–90 make two such windows now and then
 	// (a fresh draw of the simulator).
 	oscSwungRun = 3
-	// oscVerdictWindows and oscVerdictShare: the whole-series verdict is
-	// oscillating only when the limit swung in two judged windows or more,
-	// in an eighth of them (a trace judged in eight windows or fewer, a
-	// 20-second recording among them, is named by its one swinging
-	// window), or on evidence that itself spans windows (swungAcross). A
-	// mis-tuned limiter swings whenever it binds; one window swinging
-	// among a dozen calm ones is more often a transient: go-concurrency-
-	// limits' Gradient at 250–500 read every 5 s, its ±20 % sample-to-
-	// sample noise counted as four legs in the window that also held a
-	// capacity step (the step lowered its median, so its threshold), or a
-	// batch arriving. The window keeps its oscillating finding (so
-	// --fail-on oscillating still trips on it). Measured on the
-	// calibration half, the validation draw and fresh draws before the
-	// held-out half was looked at, every verdict compared: the real
-	// libraries (calibration, validation, three draws) gain 5 traces
-	// (4 of them go-concurrency-limits' Gradient) and lose none; the
-	// simulator (calibration, validation, four draws) gains 2 (Vegas read
-	// every second) and loses 2 — our own mis-tuned gradient read every
-	// 5 s, its swing aliased by the scrape interval into one window of
-	// 24. An eighth, not a quarter: at 15 s a 30-minute trace holds eight
-	// windows, and our mis-tuned gradient read every 15 s (the original
-	// calibration set, calibration_test.go) shows its swing in one of
-	// them; a quarter loses it there too.
-	oscVerdictWindows = 2
-	oscVerdictShare   = 0.125
 	// slowLevels, slowLegFraction, slowMinLegs and slowSwingDepth: a limit
 	// swinging slower than one window (a mis-tuned limiter wandering over
 	// minutes while each one-minute window looks settled) shows in the
@@ -527,9 +501,6 @@ type windowStats struct {
 	rttMinMed          float64
 	rttRise            float64
 	hasRTTMin          bool
-	// swungAcross: an oscillating window whose evidence spans windows
-	// (swingRecurs)
-	swungAcross bool
 	// slowLegs, slowLo, slowHi and slowWindows: swings of the window
 	// medians over the last judged windows (a swing slower than a window)
 	slowLegs, slowWindows int
@@ -646,9 +617,6 @@ type Stream struct {
 	// swungRun: how many judged windows in a row, up to the last, made
 	// oscSlowLegs legs spread as a one-window swing is (oscSwungRun)
 	swungRun int
-	// swungAcross: a judged window was oscillating on evidence spanning
-	// windows (swingRecurs)
-	swungAcross bool
 	// levels: the limit medians of the last judged windows (a ring, newest
 	// at levelN-1 mod len), for swings slower than one window
 	levels [slowLevels]float64
@@ -926,7 +894,6 @@ func (s *Stream) commit(w windowStats) {
 	}
 	s.judged++
 	s.counts[w.class]++
-	s.swungAcross = s.swungAcross || w.swungAcross
 	s.floor = w.floor
 	s.maxLim = math.Max(s.maxLim, w.p100)
 	s.findings = s.addVerdict(s.findings, w)
@@ -1534,10 +1501,6 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// limiter deaf to losses, go-concurrency-limits' Gradient2, running
 	// away after an incident), not a downstream failing what it is sent
 	overloaded := !completesLess && w.queuedAboveBase()
-	// across: a swing whose evidence spans windows (two swinging windows
-	// in a row, a run of oscSwungRun, or the window medians' slow swing)
-	across := swinging && (w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1) ||
-		w.slowLegs >= slowMinLegs
 	switch {
 	case fellInside:
 		w.class, w.why = Degraded, degradedFell
@@ -1588,8 +1551,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case across || swinging && w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters):
-		w.class, w.swungAcross = Oscillating, across
+	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
+		w.slowLegs >= slowMinLegs:
+		w.class = Oscillating
 	default:
 		w.class = Healthy
 	}

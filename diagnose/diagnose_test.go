@@ -1023,45 +1023,6 @@ func TestLossesWhileClimbingAreNoCalmLevel(t *testing.T) {
 	}
 }
 
-// TestOneSwingingWindowIsNoVerdict: go-concurrency-limits v1.0.0's
-// Gradient, run for real at a capacity of 250 stepping down to 60 % at
-// minute 8 with no errors, read every 5 s
-// (testdata/gcl-gradient-step-noise.csv, from a fresh draw of the
-// real-libraries suite). Its limit moves ±20 % from sample to sample; the
-// window holding the step has a lower median, so that noise counts four
-// swings there, and the one oscillating window of seventeen made the
-// trace oscillating. A swing seen in one window among more than eight is
-// a transient: the window keeps its oscillating finding and the verdict
-// is healthy (swingRecurs). Fails without it.
-func TestOneSwingingWindowIsNoVerdict(t *testing.T) {
-	r := Classify("gcl-gradient", readTestdata(t, "gcl-gradient-step-noise.csv"), Options{})
-	if r.Class != Healthy {
-		t.Errorf("class %s, want healthy", r.Class)
-	}
-	swung := 0
-	for _, f := range r.Findings {
-		if f.Class == Oscillating {
-			swung++
-		}
-	}
-	if swung != 1 {
-		t.Errorf("%d oscillating findings, want the one window that swung still reported", swung)
-	}
-}
-
-// TestSwingRecurs pins the verdict rule's edges: two windows always, one
-// window only in a trace judged in eight windows or fewer.
-func TestSwingRecurs(t *testing.T) {
-	for _, c := range []struct {
-		n, judged int
-		want      bool
-	}{{1, 1, true}, {1, 8, true}, {1, 9, false}, {1, 30, false}, {2, 30, true}, {0, 5, false}} {
-		if got := swingRecurs(c.n, c.judged); got != c.want {
-			t.Errorf("swingRecurs(%d, %d) = %v, want %v", c.n, c.judged, got, c.want)
-		}
-	}
-}
-
 // wantNoDegraded classifies a testdata trace of a limiter whose
 // downstream never degraded: its verdict is want and no window of it is
 // degraded.

@@ -179,7 +179,7 @@ func (s *Stream) Result() Result {
 	for c, n := range s.counts {
 		counts[c] = n
 	}
-	judged, windows, across := s.judged, s.windows, s.swungAcross
+	judged, windows := s.judged, s.windows
 	partialStart := addSat(s.next, -s.window)
 	if judged == 0 && s.partialSamples(partialStart) >= shortTraceSamples || judged > 0 && s.last-partialStart >= s.window/2 {
 		// a trace judged nowhere else needs shortTraceSamples; a tail
@@ -191,7 +191,6 @@ func (s *Stream) Result() Result {
 			}
 			judged++
 			counts[w.class]++
-			across = across || w.swungAcross
 			findings = s.addVerdict(findings, w)
 		}
 	}
@@ -200,7 +199,7 @@ func (s *Stream) Result() Result {
 	r.Unreachable = s.unreachable()
 	best := Insufficient
 	for c, n := range counts {
-		if n > 0 && Rank(c) > Rank(best) && (c != Oscillating || across || swingRecurs(n, judged)) {
+		if n > 0 && Rank(c) > Rank(best) {
 			best = c
 		}
 	}
@@ -223,14 +222,6 @@ func (s *Stream) Result() Result {
 	sort.SliceStable(findings, func(i, j int) bool { return findings[i].Start.Before(findings[j].Start) })
 	r.Findings = findings
 	return r
-}
-
-// swingRecurs reports whether n oscillating windows of judged make the
-// trace's verdict (oscVerdictWindows, oscVerdictShare) rather than a
-// transient that its finding alone reports. A window oscillating on
-// evidence that spans windows (swungAcross) makes it by itself.
-func swingRecurs(n, judged int) bool {
-	return n >= oscVerdictWindows || float64(n) >= oscVerdictShare*float64(judged)
 }
 
 // standingAgainstBaseline adds a standing-queue finding to each healthy

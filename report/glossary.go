@@ -5,8 +5,7 @@ package report
 // (diagnose/classify.go).
 const VerdictsHelp = `Every target gets one verdict per judging window; the whole-series verdict is
 the most severe one present (degraded-downstream > oscillating >
-pipeline-bound > healthy), except that one oscillating window among more
-than eight is a finding, not the verdict (see oscillating). A window is 15 sample intervals, 1 to 5 minutes
+pipeline-bound > healthy). A window is 15 sample intervals, 1 to 5 minutes
 (but at least 12 intervals), unless --window says otherwise; episodes start
 and end where the series changed (the limit, and the min RTT or, without
 one, the RTT), not at window edges.
@@ -128,15 +127,9 @@ oscillating (warning)
   (a healthy limiter's wandering, such as Vector's ×0.9 back-off between
   59 and 99, does not halve it). A trace's first window that swings and is
   followed by a calm healthy one is the limiter leaving its initial limit
-  (warm-up), not oscillation. The whole series is oscillating when two
-  windows swing, or an eighth of them, or one on evidence spanning windows
-  (the rules after the first): a mis-tuned limiter swings whenever it
-  binds, while one window swinging among many calm ones is more often a
-  transient (a capacity step read in a noisy limit, a batch arriving). That
-  window is still reported as an oscillating finding, and --fail-on
-  oscillating still trips on it. Evidence: swings, band, limit median.
-  Lower the smoothing (halve it) or lengthen the sample window; try
-  candidates with limitscope tune FILE --sweep smoothing=0.05:0.3:0.05.
+  (warm-up), not oscillation. Evidence: swings, band, limit median. Lower the
+  smoothing (halve it) or lengthen the sample window; try candidates with
+  limitscope tune FILE --sweep smoothing=0.05:0.3:0.05.
 
 insufficient-data (none)
   Too little data to judge: fewer than 12 limit samples, or a window with
