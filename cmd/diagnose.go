@@ -38,7 +38,8 @@ failure signatures stale-rtt-min, idle-growth and error-acceleration. Each
 finding carries its time span, the numbers it was decided on and a
 recommendation; a flat limit holding a standing queue is standing-queue.
 Confidence is the share of judged windows that showed the verdict (0 for
-insufficient-data). The README's Verdicts section lists the evidence per
+insufficient-data); the report counts them: "confidence 0.06 (1 of 17
+windows)" is a verdict seen in one window. The README's Verdicts section lists the evidence per
 class (rejected share of demand, capacity loss with errors, swings against
 the √limit jitter of a limit that size).
 

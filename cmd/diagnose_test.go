@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -73,10 +75,15 @@ func TestDiagnoseJSONSchemaAndExitCode(t *testing.T) {
 	classes := map[string]string{}
 	for _, x := range targets {
 		tg := x.(map[string]any)
-		for _, k := range []string{"target", "class", "confidence", "samples", "start", "end", "stats", "findings"} {
+		for _, k := range []string{"target", "class", "confidence", "verdict_windows", "samples", "start", "end", "stats", "findings"} {
 			if _, ok := tg[k]; !ok {
 				t.Fatalf("target lacks %s: %v", k, tg)
 			}
+		}
+		// confidence is verdict_windows of judged_windows, rounded
+		judged := tg["stats"].(map[string]any)["judged_windows"].(float64)
+		if n := tg["verdict_windows"].(float64); judged == 0 || n < 1 || n > judged || math.Abs(n/judged-tg["confidence"].(float64)) > 0.005 {
+			t.Fatalf("verdict_windows %v of %v judged does not give confidence %v", n, judged, tg["confidence"])
 		}
 		if _, err := time.Parse(time.RFC3339, tg["start"].(string)); err != nil {
 			t.Fatalf("start not RFC 3339: %v", tg["start"])
@@ -102,6 +109,10 @@ func TestDiagnoseJSONSchemaAndExitCode(t *testing.T) {
 	out, _, code = run(t, "", "diagnose", path, "--target", "healthy-one")
 	if code != 0 || !strings.Contains(out, "HEALTHY") || strings.Contains(out, "DEGRADED") {
 		t.Fatalf("--target: exit %d\n%s", code, out)
+	}
+	// the text report counts the confidence's windows
+	if !regexp.MustCompile(`confidence \d\.\d\d \(\d+ of \d+ windows\)`).MatchString(out) {
+		t.Fatalf("the text report does not say how many windows showed the verdict:\n%s", out)
 	}
 }
 

@@ -473,13 +473,17 @@ type Result struct {
 	Class Class `json:"class"`
 	// Confidence is the share of judged windows that showed the verdict,
 	// 0 to 1 (0 for insufficient-data: nothing was judged).
-	Confidence  float64       `json:"confidence"`
-	Samples     int           `json:"samples"`
-	Start       time.Time     `json:"start"`
-	End         time.Time     `json:"end"`
-	Stats       Stats         `json:"stats"`
-	Findings    []Finding     `json:"findings"`
-	Unreachable []Unreachable `json:"unreachable,omitempty"`
+	Confidence float64 `json:"confidence"`
+	// VerdictWindows is how many judged windows showed the verdict
+	// (Confidence is VerdictWindows / Stats.JudgedWindows, rounded): an
+	// oscillating verdict from 1 window of 17 is a swing seen once.
+	VerdictWindows int           `json:"verdict_windows"`
+	Samples        int           `json:"samples"`
+	Start          time.Time     `json:"start"`
+	End            time.Time     `json:"end"`
+	Stats          Stats         `json:"stats"`
+	Findings       []Finding     `json:"findings"`
+	Unreachable    []Unreachable `json:"unreachable,omitempty"`
 }
 
 // windowStats is what one judged window measured.

@@ -216,6 +216,7 @@ func (s *Stream) Result() Result {
 		return r
 	}
 	r.Confidence = math.Round(100*float64(counts[best])/float64(judged)) / 100
+	r.VerdictWindows = counts[best]
 	for i := range findings {
 		s.describe(&findings[i])
 	}

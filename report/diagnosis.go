@@ -217,13 +217,22 @@ func span(a, b time.Time) string {
 	return a.Format(time.RFC3339) + " – " + b.Format(time.RFC3339)
 }
 
+// windowsOf is the confidence's count, " (1 of 17 windows)", or "" where
+// nothing was judged.
+func windowsOf(t diagnose.Result) string {
+	if t.Stats.JudgedWindows == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d windows)", t.VerdictWindows, t.Stats.JudgedWindows)
+}
+
 // Text writes the compact per-target report.
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "limitscope diagnose: %s\n", safetext.Terminal(r.Source))
 	for _, t := range r.Targets {
 		badge := strings.ToUpper(string(t.Class))
-		fmt.Fprintf(&b, "\n%s  %s  confidence %.2f, %d samples, %s\n", safetext.Terminal(t.Target), ansi(r.Color, classColor(t.Class), badge), t.Confidence, t.Samples, span(t.Start, t.End))
+		fmt.Fprintf(&b, "\n%s  %s  confidence %.2f%s, %d samples, %s\n", safetext.Terminal(t.Target), ansi(r.Color, classColor(t.Class), badge), t.Confidence, windowsOf(t), t.Samples, span(t.Start, t.End))
 		l := r.Limits[t.Target]
 		if l == nil {
 			l = limits(r.Series[t.Target])
