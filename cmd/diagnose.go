@@ -39,9 +39,9 @@ finding carries its time span, the numbers it was decided on and a
 recommendation; a flat limit holding a standing queue is standing-queue.
 Confidence is the share of judged windows that showed the verdict (0 for
 insufficient-data); the report counts them: "confidence 0.06 (1 of 17
-windows)" is a verdict seen in one window. The README's Verdicts section lists the evidence per
-class (rejected share of demand, capacity loss with errors, swings against
-the √limit jitter of a limit that size).
+windows)" is a verdict seen in one window. The README's Verdicts section
+lists the evidence per class (rejected share of demand, capacity loss with
+errors, swings against the √limit jitter of a limit that size).
 
 Sources: trace files (CSV or JSON Lines, .gz, - for stdin; the format is
 docs/trace-format.md in the repository), or live /metrics URLs (http://…)
