@@ -151,6 +151,13 @@ func TestDiagnoseEveryFormatEscapesHostileNames(t *testing.T) {
 	if md := read("r.markdown"); strings.Contains(md, "<script>") || !strings.Contains(md, `&lt;script\>`) || strings.Contains(md, "|*_`") {
 		t.Errorf("markdown not escaped:\n%s", md)
 	}
+	// markdown and html count the confidence's windows, as text does
+	windows := regexp.MustCompile(`\d\.\d\d \(\d+ of \d+ windows\)`)
+	for _, f := range []string{"r.markdown", "r.html"} {
+		if n := len(windows.FindAllString(read(f), -1)); n != 2 {
+			t.Errorf("%s: %d confidences with their windows, want one per target (2)", f, n)
+		}
+	}
 	// junit: well-formed, a failure for the degraded target only
 	var suites struct {
 		Suites []struct {

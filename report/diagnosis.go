@@ -284,7 +284,7 @@ func (r *Report) Markdown(w io.Writer) error {
 	fmt.Fprintf(&b, "## limitscope diagnosis: %s\n\n", safetext.Markdown(r.Source))
 	b.WriteString("| target | verdict | confidence | samples | span |\n|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
-		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[diagnose.SeverityOf(t.Class)], t.Class, t.Confidence, t.Samples, span(t.Start, t.End))
+		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f%s | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[diagnose.SeverityOf(t.Class)], t.Class, t.Confidence, windowsOf(t), t.Samples, span(t.Start, t.End))
 	}
 	for _, t := range r.Targets {
 		fmt.Fprintf(&b, "\n### %s — `%s`\n\n", safetext.Markdown(t.Target), t.Class)
