@@ -1252,10 +1252,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	u = u[:0]
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for i := 0; i < len(pts) && s.hasMinRTT(); i++ {
-		if pts[i].has&trace.FieldRTTMin != 0 && pts[i].rttMin > 0 {
-			u = append(u, pts[i].rttMin)
-			lo, hi = min(lo, pts[i].rttMin), max(hi, pts[i].rttMin)
+	if s.hasMinRTT() { // an averaged min RTT is not collected (rttAveraged)
+		for i := range pts {
+			if pts[i].has&trace.FieldRTTMin != 0 && pts[i].rttMin > 0 {
+				u = append(u, pts[i].rttMin)
+				lo, hi = min(lo, pts[i].rttMin), max(hi, pts[i].rttMin)
+			}
 		}
 	}
 	if len(u) >= minWindowSamples {

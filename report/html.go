@@ -118,11 +118,9 @@ type htmlTarget struct {
 	RTT       chart
 	Severity  map[diagnose.Class]diagnose.Severity
 	StatsLine string
-	// Windows is the confidence's count, " (1 of 17 windows)" (windowsOf)
-	Windows string
 }
 
-var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"safe": safetext.HTML}).Parse(`<!DOCTYPE html>
+var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"safe": safetext.HTML, "windows": windowsOf}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>limitscope diagnosis: {{safe .Source}}</title>
 <style>
@@ -137,7 +135,7 @@ table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #e
 <h1>limitscope diagnosis: {{safe .Source}}</h1>
 <p>Exit code <b>{{.ExitCode}}</b>{{safe .Why}}.</p>
 <table><tr><th>target</th><th>verdict</th><th>confidence</th><th>samples</th></tr>
-{{range .Targets}}<tr><td>{{safe .Target}}</td><td><span class="badge {{.Badge}}">{{.Class}}</span></td><td>{{printf "%.2f" .Confidence}}{{.Windows}}</td><td>{{.Samples}}</td></tr>
+{{range .Targets}}<tr><td>{{safe .Target}}</td><td><span class="badge {{.Badge}}">{{.Class}}</span></td><td>{{printf "%.2f" .Confidence}}{{windows .Result}}</td><td>{{.Samples}}</td></tr>
 {{end}}</table>
 {{range .Targets}}
 <h2>{{safe .Target}} <span class="badge {{.Badge}}">{{.Class}}</span></h2>
@@ -168,7 +166,7 @@ func (r *Report) HTML(w io.Writer) error {
 	}{Source: r.Source, ExitCode: r.ExitCode, Why: r.exitWhy()}
 	for _, t := range r.Targets {
 		s := r.Series[t.Target]
-		ht := htmlTarget{Result: t, Badge: string(diagnose.SeverityOf(t.Class)), Failing: len(r.Failing(t)) > 0, StatsLine: StatsLine(t.Stats), Windows: windowsOf(t)}
+		ht := htmlTarget{Result: t, Badge: string(diagnose.SeverityOf(t.Class)), Failing: len(r.Failing(t)) > 0, StatsLine: StatsLine(t.Stats)}
 		ht.Limit = buildChart(s, t.Findings, 200, "limit / in-flight", []trace.Field{trace.FieldLimit, trace.FieldInFlight}, []string{"limit", "in-flight"}, []string{"#1565c0", "#ef6c00"})
 		ht.RTT = buildChart(s, t.Findings, 120, "RTT (ms)", []trace.Field{trace.FieldRTT, trace.FieldRTTMin}, []string{"RTT", "min RTT"}, []string{"#9e9e9e", "#2e7d32"})
 		data.Targets = append(data.Targets, ht)
