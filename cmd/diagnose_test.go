@@ -164,8 +164,11 @@ func TestDiagnoseEveryFormatEscapesHostileNames(t *testing.T) {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
 			Cases    []struct {
-				Name    string    `xml:"name,attr"`
-				Failure *struct{} `xml:"failure"`
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Body string `xml:",chardata"`
+				} `xml:"failure"`
+				SystemOut string `xml:"system-out"`
 			} `xml:"testcase"`
 		} `xml:"testsuite"`
 	}
@@ -174,6 +177,15 @@ func TestDiagnoseEveryFormatEscapesHostileNames(t *testing.T) {
 	}
 	if s := suites.Suites[0]; s.Tests != 2 || s.Failures != 1 || s.Cases[0].Failure != nil || s.Cases[1].Failure == nil {
 		t.Errorf("junit: %+v", s)
+	}
+	for _, c := range suites.Suites[0].Cases {
+		text := c.SystemOut
+		if c.Failure != nil {
+			text = c.Failure.Body
+		}
+		if !strings.HasPrefix(text, "verdict ") || !windows.MatchString(strings.SplitN(text, "\n", 2)[0]) {
+			t.Errorf("junit case %s does not open with its verdict and the confidence's windows: %q", c.Name, text)
+		}
 	}
 	// html: self-contained, escaped, one SVG chart pair per target
 	html := read("r.html")

@@ -339,12 +339,13 @@ type junitSkipped struct {
 }
 
 // JUnit writes one test case per target; fail-on verdicts are failures and
-// targets without data are skipped.
+// targets without data are skipped. Each case's text opens with the verdict
+// and its confidence, as the text report's first line does.
 func (r *Report) JUnit(w io.Writer) error {
 	set := junitSet{Name: safetext.XML("limitscope diagnose " + r.Source)}
 	for _, t := range r.Targets {
 		c := junitCase{Name: safetext.XML(t.Target), Classname: "limitscope.diagnose"}
-		var lines []string
+		lines := []string{fmt.Sprintf("verdict %s, confidence %.2f%s", t.Class, t.Confidence, windowsOf(t))}
 		if st := StatsLine(t.Stats); st != "" {
 			lines = append(lines, st)
 		}
