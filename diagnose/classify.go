@@ -213,9 +213,10 @@ const (
 	// best single level shift is taken out (a capacity step widens a noisy
 	// window's band) separates go-concurrency-limits' Gradient noisy at
 	// 250–500 from our mis-tuned gradient read every 5 s (measured over the
-	// calibration half, the validation draw and four fresh draws: theirs
-	// reach a band of 0.30–0.57, 0.25–0.29 with the step out; ours 0.32–0.34,
-	// 0.26–0.27), and either change loses a calibration trace of ours.
+	// calibration half, the validation draw and three or four fresh draws
+	// per suite: theirs reach a band of 0.30–0.57, 0.25–0.29 with the step
+	// out; ours 0.32–0.34, 0.26–0.27), and either change loses a
+	// calibration trace of ours.
 	oscWideBand = 0.30
 	// oscLegFraction and oscMinLegs: a swing is a move of at least 20 % of
 	// the median against the previous direction; four of them in a window is
