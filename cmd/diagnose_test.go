@@ -111,10 +111,14 @@ func TestDiagnoseJSONSchemaAndExitCode(t *testing.T) {
 		t.Fatalf("--target: exit %d\n%s", code, out)
 	}
 	// the text report counts the confidence's windows
-	if !regexp.MustCompile(`confidence \d\.\d\d \(\d+ of \d+ windows\)`).MatchString(out) {
+	if !regexp.MustCompile(`confidence ` + confidenceWithWindows).MatchString(out) {
 		t.Fatalf("the text report does not say how many windows showed the verdict:\n%s", out)
 	}
 }
+
+// confidenceWithWindows matches a report's confidence with the windows it
+// counts: "0.06 (1 of 17 windows)".
+const confidenceWithWindows = `\d\.\d\d \(\d+ of \d+ windows\)`
 
 func TestDiagnoseEveryFormatEscapesHostileNames(t *testing.T) {
 	path := degradedTrace(t)
@@ -152,7 +156,7 @@ func TestDiagnoseEveryFormatEscapesHostileNames(t *testing.T) {
 		t.Errorf("markdown not escaped:\n%s", md)
 	}
 	// markdown and html count the confidence's windows, as text does
-	windows := regexp.MustCompile(`\d\.\d\d \(\d+ of \d+ windows\)`)
+	windows := regexp.MustCompile(confidenceWithWindows)
 	for _, f := range []string{"r.markdown", "r.html"} {
 		if n := len(windows.FindAllString(read(f), -1)); n != 2 {
 			t.Errorf("%s: %d confidences with their windows, want one per target (2)", f, n)

@@ -217,13 +217,13 @@ func span(a, b time.Time) string {
 	return a.Format(time.RFC3339) + " – " + b.Format(time.RFC3339)
 }
 
-// windowsOf is the confidence's count, " (1 of 17 windows)", or "" where
-// nothing was judged.
-func windowsOf(t diagnose.Result) string {
+// confidenceOf is the confidence with its count, "0.06 (1 of 17 windows)",
+// or "0.00" where nothing was judged: every report writes it so.
+func confidenceOf(t diagnose.Result) string {
 	if t.Stats.JudgedWindows == 0 {
-		return ""
+		return fmt.Sprintf("%.2f", t.Confidence)
 	}
-	return fmt.Sprintf(" (%d of %d windows)", t.VerdictWindows, t.Stats.JudgedWindows)
+	return fmt.Sprintf("%.2f (%d of %d windows)", t.Confidence, t.VerdictWindows, t.Stats.JudgedWindows)
 }
 
 // Text writes the compact per-target report.
@@ -232,7 +232,7 @@ func (r *Report) Text(w io.Writer) error {
 	fmt.Fprintf(&b, "limitscope diagnose: %s\n", safetext.Terminal(r.Source))
 	for _, t := range r.Targets {
 		badge := strings.ToUpper(string(t.Class))
-		fmt.Fprintf(&b, "\n%s  %s  confidence %.2f%s, %d samples, %s\n", safetext.Terminal(t.Target), ansi(r.Color, classColor(t.Class), badge), t.Confidence, windowsOf(t), t.Samples, span(t.Start, t.End))
+		fmt.Fprintf(&b, "\n%s  %s  confidence %s, %d samples, %s\n", safetext.Terminal(t.Target), ansi(r.Color, classColor(t.Class), badge), confidenceOf(t), t.Samples, span(t.Start, t.End))
 		l := r.Limits[t.Target]
 		if l == nil {
 			l = limits(r.Series[t.Target])
@@ -284,7 +284,7 @@ func (r *Report) Markdown(w io.Writer) error {
 	fmt.Fprintf(&b, "## limitscope diagnosis: %s\n\n", safetext.Markdown(r.Source))
 	b.WriteString("| target | verdict | confidence | samples | span |\n|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
-		fmt.Fprintf(&b, "| %s | %s `%s` | %.2f%s | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[diagnose.SeverityOf(t.Class)], t.Class, t.Confidence, windowsOf(t), t.Samples, span(t.Start, t.End))
+		fmt.Fprintf(&b, "| %s | %s `%s` | %s | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[diagnose.SeverityOf(t.Class)], t.Class, confidenceOf(t), t.Samples, span(t.Start, t.End))
 	}
 	for _, t := range r.Targets {
 		fmt.Fprintf(&b, "\n### %s — `%s`\n\n", safetext.Markdown(t.Target), t.Class)
@@ -345,7 +345,7 @@ func (r *Report) JUnit(w io.Writer) error {
 	set := junitSet{Name: safetext.XML("limitscope diagnose " + r.Source)}
 	for _, t := range r.Targets {
 		c := junitCase{Name: safetext.XML(t.Target), Classname: "limitscope.diagnose"}
-		lines := []string{fmt.Sprintf("verdict %s, confidence %.2f%s", t.Class, t.Confidence, windowsOf(t))}
+		lines := []string{fmt.Sprintf("verdict %s, confidence %s", t.Class, confidenceOf(t))}
 		if st := StatsLine(t.Stats); st != "" {
 			lines = append(lines, st)
 		}

@@ -120,7 +120,7 @@ type htmlTarget struct {
 	StatsLine string
 }
 
-var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"safe": safetext.HTML, "windows": windowsOf}).Parse(`<!DOCTYPE html>
+var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"safe": safetext.HTML, "confidence": confidenceOf}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>limitscope diagnosis: {{safe .Source}}</title>
 <style>
@@ -135,7 +135,7 @@ table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #e
 <h1>limitscope diagnosis: {{safe .Source}}</h1>
 <p>Exit code <b>{{.ExitCode}}</b>{{safe .Why}}.</p>
 <table><tr><th>target</th><th>verdict</th><th>confidence</th><th>samples</th></tr>
-{{range .Targets}}<tr><td>{{safe .Target}}</td><td><span class="badge {{.Badge}}">{{.Class}}</span></td><td>{{printf "%.2f" .Confidence}}{{windows .Result}}</td><td>{{.Samples}}</td></tr>
+{{range .Targets}}<tr><td>{{safe .Target}}</td><td><span class="badge {{.Badge}}">{{.Class}}</span></td><td>{{confidence .Result}}</td><td>{{.Samples}}</td></tr>
 {{end}}</table>
 {{range .Targets}}
 <h2>{{safe .Target}} <span class="badge {{.Badge}}">{{.Class}}</span></h2>
