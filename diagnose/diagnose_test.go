@@ -983,6 +983,64 @@ func TestSawtoothSlowerThanAWindow(t *testing.T) {
 	wantNoDegraded(t, "gcl-aimd", "gcl-aimd-sawtooth.csv", Oscillating)
 }
 
+// TestSwingsOverAStandingQueueMustRecur: windows that swing while a
+// standing queue holds make the whole-series verdict only when they are
+// oscQueuedShare of the judged windows; each keeps its finding.
+//   - go-concurrency-limits v1.0.0's Vegas, run in the simulator at a
+//     capacity of 60 read every 5 s (testdata/gcl-vegas-reprobe-over-queue.csv,
+//     fresh draw + 131), sits at 20 with its no-load RTT stale at 115 ms
+//     while the RTT runs at 245 ms, and once in 24 windows jumps to 30 and
+//     is cut back: a re-probe, healthy.
+//   - its Gradient, run for real at 250 read every 5 s, stepping down to
+//     60 % at minute 8 (testdata/gcl-gradient-noise-over-queue.csv, fresh
+//     draw + 109), with the RTT 2.8× its min RTT: its ±20 % sample noise
+//     counts four swings in the window holding the step, one of 17: healthy.
+//   - its AIMD mis-tuned to halve, in the simulator at 60 read every 5 s
+//     (testdata/gcl-aimd-sawtooth-over-queue.csv, fresh draw + 97), swings
+//     over a queue 3× its min RTT in every window: oscillating.
+//
+// And the queue is what decides: the Vegas trace with its RTT at the min RTT
+// (no standing queue) is oscillating from the one window. Fails without
+// swingMakesVerdict, or if it no longer asks for a queue.
+func TestSwingsOverAStandingQueueMustRecur(t *testing.T) {
+	noQueue := func(smp []trace.Sample) []trace.Sample {
+		out := append([]trace.Sample(nil), smp...)
+		for i := range out {
+			out[i].RTTMs = out[i].RTTMinMs
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		file, target string
+		edit         func([]trace.Sample) []trace.Sample
+		want         Class
+	}{
+		{"gcl-vegas-reprobe-over-queue.csv", "gcl-vegas", nil, Healthy},
+		{"gcl-gradient-noise-over-queue.csv", "gcl-gradient", nil, Healthy},
+		{"gcl-aimd-sawtooth-over-queue.csv", "gcl-aimd", nil, Oscillating},
+		{"gcl-vegas-reprobe-over-queue.csv", "gcl-vegas", noQueue, Oscillating},
+	} {
+		name := tc.file
+		if tc.edit != nil {
+			name += " without its queue"
+		}
+		t.Run(name, func(t *testing.T) {
+			smp := readTestdata(t, tc.file)
+			if tc.edit != nil {
+				smp = tc.edit(smp)
+			}
+			r := Classify(tc.target, smp, Options{})
+			if r.Class != tc.want {
+				t.Errorf("class %s (confidence %.2f, %d of %d windows), want %s", r.Class, r.Confidence, r.VerdictWindows, r.Stats.JudgedWindows, tc.want)
+			}
+			// the swing stays a finding, so --fail-on oscillating trips
+			if got := Failing(r, []Class{Oscillating}); len(got) == 0 {
+				t.Errorf("no oscillating finding: --fail-on oscillating would not trip")
+			}
+		})
+	}
+}
+
 // TestIntegerLimitStepIsNoGrowth: go-concurrency-limits v1.0.0's Vegas,
 // run for real at a capacity of 10 read every 15 s
 // (testdata/gcl-vegas-creep.csv, from a fresh draw of the real-libraries

@@ -179,7 +179,7 @@ func (s *Stream) Result() Result {
 	for c, n := range s.counts {
 		counts[c] = n
 	}
-	judged, windows := s.judged, s.windows
+	judged, windows, oscQueued := s.judged, s.windows, s.oscQueued
 	partialStart := addSat(s.next, -s.window)
 	if judged == 0 && s.partialSamples(partialStart) >= shortTraceSamples || judged > 0 && s.last-partialStart >= s.window/2 {
 		// a trace judged nowhere else needs shortTraceSamples; a tail
@@ -187,10 +187,13 @@ func (s *Stream) Result() Result {
 		windows++
 		if w, ok := s.judge(s.windowPoints(addSat(s.last, 1)), partialStart, addSat(s.last, 1)); ok {
 			if s.warmingUp() {
-				settleWarmUp(findings, counts, w)
+				settleWarmUp(findings, counts, &oscQueued, w)
 			}
 			judged++
 			counts[w.class]++
+			if w.swungOverQueue() {
+				oscQueued++
+			}
 			findings = s.addVerdict(findings, w)
 		}
 	}
@@ -199,7 +202,7 @@ func (s *Stream) Result() Result {
 	r.Unreachable = s.unreachable()
 	best := Insufficient
 	for c, n := range counts {
-		if n > 0 && Rank(c) > Rank(best) {
+		if n > 0 && Rank(c) > Rank(best) && (c != Oscillating || swingMakesVerdict(n, oscQueued, judged)) {
 			best = c
 		}
 	}

@@ -5,7 +5,7 @@ package report
 // (diagnose/classify.go).
 const VerdictsHelp = `Every target gets one verdict per judging window; the whole-series verdict is
 the most severe one present (degraded-downstream > oscillating >
-pipeline-bound > healthy). A window is 15 sample intervals, 1 to 5 minutes
+pipeline-bound > healthy; oscillating over a standing queue must recur). A window is 15 sample intervals, 1 to 5 minutes
 (but at least 12 intervals), unless --window says otherwise; episodes start
 and end where the series changed (the limit, and the min RTT or, without
 one, the RTT), not at window edges.
@@ -125,9 +125,13 @@ oscillating (warning)
   slower than a window, the window medians move 3 times by 30% of their
   median within the last 8 windows, between levels a factor of two apart
   (a healthy limiter's wandering, such as Vector's ×0.9 back-off between
-  59 and 99, does not halve it). A trace's first window that swings and is
-  followed by a calm healthy one is the limiter leaving its initial limit
-  (warm-up), not oscillation. Evidence: swings, band, limit median. Lower the
+  59 and 99, does not halve it). Windows that swing over a standing queue
+  (the RTT at twice the min RTT in 90% of their samples) make the verdict
+  only when they are a quarter of the judged windows: a limiter over a
+  queue re-probes from it (Vegas with a stale no-load RTT); they stay
+  oscillating findings, so --fail-on oscillating still trips. A trace's
+  first window that swings and is followed by a calm healthy one is the
+  limiter leaving its initial limit (warm-up), not oscillation. Evidence: swings, band, limit median. Lower the
   smoothing (halve it) or lengthen the sample window; try candidates with
   limitscope tune FILE --sweep smoothing=0.05:0.3:0.05.
 
