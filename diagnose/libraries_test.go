@@ -832,7 +832,10 @@ func TestRealLibrariesCalibration(t *testing.T) {
 // queueTimedOut) was fixed and every class reached 100 % — not to the
 // 95 % target, since its mis-tuned runs at a capacity of 500 follow the
 // goroutine schedule and one trace of seven may differ from run to run.
-var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.70, "gcl-gradient2": 0.75, "gcl-vegas": 0.85, "gcl-aimd": 0.85, "failsafe-adaptive": 0.85}
+// gcl-gradient raised to 85 % (a trace of seven below 100 %) when every
+// class reached 100 % once swings over a standing queue had to recur
+// (oscQueuedShare).
+var realHeldOutFloor = map[string]float64{"gcl-gradient": 0.85, "gcl-gradient2": 0.75, "gcl-vegas": 0.85, "gcl-aimd": 0.85, "failsafe-adaptive": 0.85}
 
 // TestRealLibrariesHeldOut judges the held-out half of the real-libraries
 // suite per library and class.
