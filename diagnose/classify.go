@@ -336,6 +336,20 @@ const (
 	// v1.0.0, limiter/default.go: isWindowReady needs SampleCount >
 	// windowSize, and AddDroppedSample does not count)
 	lostMost = 0.5
+	// lostMostOpening: losses making 60 % of completions or more, with
+	// in-flight pressed against the limit (unboundUtil) and no calm level
+	// of losses before them in the trace, are a downstream failing what it
+	// is sent, wherever the limit sits and however it moves: a recording
+	// that opens mid-incident (Vector's ARC flipping 2–4 over a downstream
+	// cut to one server with 5 % errors loses 67–75 %; failsafe-go at 300
+	// over one cut to 75, 84 %). A limiter probing a healthy downstream's
+	// shed point loses about half at most (the opening windows of every
+	// healthy, pipeline-bound and oscillating run on the calibration half,
+	// the validation draw and fresh draws + 97, + 103, + 109, + 131: 54 %
+	// at most, Vector's ARC and AIMD flipping 8↔9 over a capacity of 3).
+	// Measured on those sets: 8 traces gained by truth (Vector 7,
+	// failsafe-go 1), none lost, no left-out trace changed.
+	lostMostOpening = 0.6
 	// failingRate: and "failing" needs losses at 2 % of the best
 	// completion rate or more: a pipeline idle between batches completes
 	// next to nothing, so the few requests that time out in the gap make
@@ -604,14 +618,15 @@ type windowStats struct {
 type degradedEvidence int
 
 const (
-	degradedSlower    degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
-	degradedFell                              // the limit fell to half inside the window as the RTT rose
-	degradedSmaller                           // the limit fell to half with losses appearing
-	degradedLossyPin                          // pinned low with losses
-	degradedFailing                           // losses with the limit far from binding
-	degradedFloor                             // fell to half and nailed there, losses not measured
-	degradedFellLossy                         // the limit fell to half inside the window with losses
-	degradedSwamped                           // most demand turned away with losses
+	degradedSlower      degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
+	degradedFell                                // the limit fell to half inside the window as the RTT rose
+	degradedSmaller                             // the limit fell to half with losses appearing
+	degradedLossyPin                            // pinned low with losses
+	degradedFailing                             // losses with the limit far from binding
+	degradedFloor                               // fell to half and nailed there, losses not measured
+	degradedFellLossy                           // the limit fell to half inside the window with losses
+	degradedSwamped                             // most demand turned away with losses
+	degradedLostOpening                         // most of what completes lost from the trace's start
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -1468,9 +1483,19 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// (slowerShare) for a pinned, fallen or held limit to be slower
 	farIfProxied := !w.rttProxy || completesFar
 	// slowerLow: the RTT rose 1.5× while the limit sat low — pinned low, or
-	// fallen to half with its low end on the floor or calm
+	// fallen to half with its low end on the floor or calm — and doubled
+	// (slowerGrownRTTRise) where the limit swings there: a limit swinging
+	// between its floor and a few times it is at the bottom of its own
+	// swing, which drains and refills its queue (failsafe-go v0.9.8 at its
+	// defaults over a capacity of 10 limit-cycles between 1 and 28, and
+	// near the bottom its RTT reads 1.8–1.9× up with completions at a
+	// third; our mis-tuned gradient, collapsed to 4–13 at 150, its min-RTT
+	// estimate 1.5× up under noisy latency). Measured on the calibration
+	// half, the validation draw and fresh draws + 97, + 103, + 109, + 131:
+	// those 2 traces gained by truth (degraded read oscillating), none lost
 	slowerLow := completesLess && farIfProxied && w.hasRTTMin && rttRose &&
-		(pinnedLow || w.limitMed <= collapseDrop*w.ref && (w.p10 <= pinnedSpread*w.floor || calm))
+		(pinnedLow || w.limitMed <= collapseDrop*w.ref && (w.p10 <= pinnedSpread*w.floor || calm)) &&
+		(!swinging || w.rttRise >= slowerGrownRTTRise)
 	// slowerFallenFar: a limit fallen to half, calm, with in-flight
 	// against it and completions at slowerShare needs only the RTT up
 	// rttFollows (1.25×): a limiter that sat above its downstream with a
@@ -1577,6 +1602,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// (AIMD at its steady state, its ramp-up not in the trace) is not
 		// pinned low
 		w.class, w.why = Degraded, degradedLossyPin
+	case math.IsInf(s.dropRef, 1) && errorsUp && w.dropShare >= lostMostOpening && w.hasUtil && w.util >= unboundUtil:
+		// most of what completes lost before any calm level: a trace
+		// that opens on a failing downstream (lostMostOpening)
+		w.class, w.why = Degraded, degradedLostOpening
 	case errorsUp && w.hasRejShare && w.rejShare >= swampedShare && !s.queueTimedOut(&w, pts):
 		// swamped: most of the demand turned away while what gets through
 		// fails, wherever the limit sits and however it moves (unless a

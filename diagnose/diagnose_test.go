@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -1036,6 +1037,62 @@ func TestSwingsOverAStandingQueueMustRecur(t *testing.T) {
 			// the swing stays a finding, so --fail-on oscillating trips
 			if got := Failing(r, []Class{Oscillating}); len(got) == 0 {
 				t.Errorf("no oscillating finding: --fail-on oscillating would not trip")
+			}
+		})
+	}
+}
+
+// TestSwingAtItsFloorIsNoSlowerDownstream: failsafe-go v0.9.8 at its
+// defaults, run for real over a capacity of 10 read every second
+// (testdata/failsafe-limit-cycle-at-its-floor.csv, fresh draw + 109),
+// limit-cycles between 1 and 28 for twenty minutes. Near the bottom of a
+// cycle the RTT (it exports no min RTT) reads 1.8–1.9× up with completions
+// at a third of their best and the limit at its floor: two windows read
+// "slower downstream" and the trace degraded. A limit swinging there needs
+// the RTT doubled (slowerLow). Fails without it.
+func TestSwingAtItsFloorIsNoSlowerDownstream(t *testing.T) {
+	wantNoDegraded(t, "failsafe-adaptive", "failsafe-limit-cycle-at-its-floor.csv", Oscillating)
+}
+
+// TestOpeningOnMostLost: recordings that open mid-incident, capacity cut
+// to 30 % with 5 % errors at a flat latency — Vector's ARC (our controller
+// written from Vector's documentation, in the simulator) flipping 2–4 over
+// the one server left (testdata/vector-arc-opening-losses.csv, fresh draw
+// + 97), and failsafe-go v0.9.8 run for real at 300 over 75
+// (testdata/failsafe-opening-losses.csv, fresh draw + 109) — lose 70–84 %
+// of what completes with in-flight at the limit from the first window. Both
+// read healthy at confidence 1.00: no calm level to compare with, no limit
+// nailed to one value. With the losses cut to 40 % of that (under what a
+// limiter probing a healthy downstream's shed point loses) the Vector trace
+// is healthy (failsafe-go's is still degraded then, from a later window
+// that turns away 89 % of demand: swampedShare). Fails without
+// lostMostOpening.
+func TestOpeningOnMostLost(t *testing.T) {
+	scaled := func(k float64) func([]trace.Sample) []trace.Sample {
+		return func(smp []trace.Sample) []trace.Sample {
+			out := append([]trace.Sample(nil), smp...)
+			for i := range out {
+				out[i].Dropped = math.Round(k * out[i].Dropped)
+			}
+			return out
+		}
+	}
+	for _, tc := range []struct {
+		file, target string
+		losses       float64
+		want         Class
+	}{
+		{"vector-arc-opening-losses.csv", "vector-arc", 1, Degraded},
+		{"failsafe-opening-losses.csv", "failsafe-adaptive", 1, Degraded},
+		{"vector-arc-opening-losses.csv", "vector-arc", 0.4, Healthy},
+	} {
+		t.Run(fmt.Sprintf("%s losses ×%.1f", tc.file, tc.losses), func(t *testing.T) {
+			r := Classify(tc.target, scaled(tc.losses)(readTestdata(t, tc.file)), Options{})
+			if r.Class != tc.want {
+				t.Errorf("class %s (confidence %.2f), want %s", r.Class, r.Confidence, tc.want)
+				for _, f := range r.Findings {
+					t.Logf("%s: %s", f.Class, f.Evidence.Summary)
+				}
 			}
 		})
 	}

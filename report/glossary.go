@@ -42,7 +42,9 @@ degraded-downstream (critical)
   idle gap completes nothing because nothing is sent); an interval with
   losses and no RTT completed nothing. Slower: the min RTT (or the RTT) at
   1.5× its earlier level while the limit is pinned at half its earlier
-  level or less, fell to half its best, or holds steady with the RTT
+  level or less, fell to half its best (where it swings widely there,
+  the RTT doubled: the bottom of its own swing is no slower downstream),
+  or holds steady with the RTT
   rising too while completions fall to half or less; or, wherever a limit
   that did not grow sits (not past 1.1× its level in the window's first
   third, nor by more than one step of an integer limit; not past 1.1× its
@@ -89,7 +91,10 @@ degraded-downstream (critical)
   nailed to one value (its configured minimum) or at 1–2, or with the RTT
   persistently 1.5× the min RTT — a limit flipping 8↔9 with losses is as
   likely probing a healthy downstream's shed point; or pinned at 1–2
-  rejecting demand with losses. Swamped: the limit turns away 85% of demand
+  rejecting demand with losses; or, before any calm level, losses at 60%
+  of completions or more with in-flight pressed against the limit,
+  wherever it sits (a limiter probing a shed point loses about half at
+  most). Swamped: the limit turns away 85% of demand
   or more while losses make 1% of completions and twice their calm level
   (or there is none), wherever the limit sits — with nothing lost it is an
   overload the limiter holds back, and a trickle of losses while the RTT
