@@ -280,6 +280,21 @@ const (
 	slowLegFraction = 0.3
 	slowMinLegs     = 3
 	slowSwingDepth  = 0.5
+	// cycleMoves and cycleFraction: a limit cycle about two windows long
+	// puts one rising or one falling ramp in each window, so no window
+	// swings and the window medians move by less than slowSwingDepth — but
+	// they alternate: up, down, up, down. Six moves in a row, each of 10 %
+	// of their median and one jitter or more, are oscillation. failsafe-go
+	// v0.9.8 at its defaults over a capacity of 100, read every 5 s, goes
+	// round a ±25 % cycle of about 2.5 minutes (window medians 108, 88,
+	// 110, 80, 108, 94, 118, 87, …), and read healthy at confidence 1.00. A
+	// healthy limiter's wander alternates by chance: on the calibration
+	// half, the validation draw and fresh draws + 97, + 103, + 109, + 131
+	// (8,043 traces), five moves in a row came in 2 healthy traces (our
+	// gradient, Vector's ARC), six in none; six gained those 2 failsafe-go
+	// runs and lost none.
+	cycleMoves    = 6
+	cycleFraction = 0.1
 	// probeFilterSpan: the limit is median-filtered over 5 s before counting
 	// swings, so the 2-second re-probe dips of a healthy gradient limiter
 	// are not mistaken for oscillation.
@@ -553,7 +568,10 @@ type windowStats struct {
 	// slowLegs, slowLo, slowHi and slowWindows: swings of the window
 	// medians over the last judged windows (a swing slower than a window)
 	slowLegs, slowWindows int
-	slowLo, slowHi        float64
+	// cycleMoves: the window medians' moves up and down in a row, ending
+	// at this window (cycleMoves)
+	cycleMoves     int
+	slowLo, slowHi float64
 	// rttProxy: the trace has no min-RTT series (or one that is an
 	// average of the RTT: Stream.rttAveraged), so the RTT's median
 	// stands in for the min RTT's level (rttMinMed, base, rttRise)
@@ -1628,7 +1646,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
 	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
-		w.slowLegs >= slowMinLegs:
+		w.slowLegs >= slowMinLegs, w.cycleMoves >= cycleMoves:
 		w.class = Oscillating
 	default:
 		w.class = Healthy
@@ -1708,6 +1726,25 @@ func (s *Stream) slowSwings(w *windowStats) {
 		legs = zigzag(seq, max(slowLegFraction*med, 2*jitter(med)))
 	}
 	w.slowLegs, w.slowWindows, w.slowLo, w.slowHi = legs, n+1, lo, hi
+	w.cycleMoves = alternations(seq, max(cycleFraction*med, jitter(med)))
+}
+
+// alternations counts the moves of at least thr, each against the
+// direction of the one before, that end at the last of levels (a limit
+// cycle: cycleMoves).
+func alternations(levels []float64, thr float64) int {
+	run := 0
+	for i := len(levels) - 1; i > 0; i-- {
+		d := levels[i] - levels[i-1]
+		if math.Abs(d) < thr {
+			break
+		}
+		if i < len(levels)-1 && (d > 0) == (levels[i+1]-levels[i] > 0) {
+			break
+		}
+		run++
+	}
+	return run
 }
 
 // limitGrew reports a window whose limit's last third grew past

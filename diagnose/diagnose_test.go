@@ -1098,6 +1098,49 @@ func TestOpeningOnMostLost(t *testing.T) {
 	}
 }
 
+// TestLimitCycleTwoWindowsLong: failsafe-go v0.9.8 at its defaults, run
+// for real over a capacity of 100 read every 5 s
+// (testdata/failsafe-limit-cycle-two-windows.csv, fresh draw + 131), goes
+// round a ±25 % limit cycle of about 2.5 minutes. Each 75-s window holds
+// one rising or one falling ramp: no window swings, and the window medians
+// (108, 88, 110, 80, 108, …) move by less than slowSwingDepth. It read
+// healthy at confidence 1.00; the medians alternating six times in a row
+// (cycleMoves) make it oscillating. Fails without cycleMoves.
+func TestLimitCycleTwoWindowsLong(t *testing.T) {
+	r := Classify("failsafe-adaptive", readTestdata(t, "failsafe-limit-cycle-two-windows.csv"), Options{})
+	if r.Class != Oscillating {
+		t.Fatalf("class %s (confidence %.2f), want oscillating", r.Class, r.Confidence)
+	}
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Oscillating && strings.Contains(f.Evidence.Summary, "limit cycle")
+	}
+	if !found {
+		t.Errorf("no oscillating finding names the limit cycle: %+v", r.Findings)
+	}
+}
+
+// TestAlternations counts the moves up and down in a row that end at the
+// last level, each at least the threshold.
+func TestAlternations(t *testing.T) {
+	for _, tc := range []struct {
+		levels []float64
+		want   int
+	}{
+		{[]float64{100, 80, 100, 80, 100, 80, 100}, 6},
+		{[]float64{100, 100, 80, 100, 80}, 3},      // a flat step ends the run
+		{[]float64{100, 80, 100, 80, 60, 80}, 2},   // two moves down in a row
+		{[]float64{100, 80, 100, 80, 100, 95}, 0},  // the last move is under the threshold
+		{[]float64{80, 100, 80, 100, 120, 100}, 2}, // up twice, then down
+		{[]float64{100}, 0},
+		{nil, 0},
+	} {
+		if got := alternations(tc.levels, 10); got != tc.want {
+			t.Errorf("alternations(%v) = %d, want %d", tc.levels, got, tc.want)
+		}
+	}
+}
+
 // TestIntegerLimitStepIsNoGrowth: go-concurrency-limits v1.0.0's Vegas,
 // run for real at a capacity of 10 read every 15 s
 // (testdata/gcl-vegas-creep.csv, from a fresh draw of the real-libraries

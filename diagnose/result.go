@@ -449,9 +449,13 @@ func (s *Stream) describe(f *Finding) {
 		v["swings"] = float64(w.legs)
 		v["band"] = decimal.Round(w.band, 2)
 		sum = fmt.Sprintf("the limit swung %d times in one window, 10–90%% band %.0f%% of its median %.1f", w.legs, 100*w.band, w.limitMed)
-		if w.slowLegs >= slowMinLegs && w.legs < oscMinLegs {
+		switch {
+		case w.slowLegs >= slowMinLegs && w.legs < oscMinLegs:
 			v["swings"] = float64(w.slowLegs)
 			sum = fmt.Sprintf("the limit's level swung %d times over the last %d windows, between %.1f and %.1f", w.slowLegs, w.slowWindows, w.slowLo, w.slowHi)
+		case w.cycleMoves >= cycleMoves && w.legs < oscMinLegs:
+			v["swings"] = float64(w.cycleMoves)
+			sum = fmt.Sprintf("the limit's window medians went up and down %d times in a row, between %.1f and %.1f: a limit cycle about two windows long", w.cycleMoves, w.slowLo, w.slowHi)
 		}
 		rec = oscillatingAdvice
 	case StaleRTTMin:

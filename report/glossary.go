@@ -130,7 +130,9 @@ oscillating (warning)
   slower than a window, the window medians move 3 times by 30% of their
   median within the last 8 windows, between levels a factor of two apart
   (a healthy limiter's wandering, such as Vector's ×0.9 back-off between
-  59 and 99, does not halve it). Windows that swing over a standing queue
+  59 and 99, does not halve it); or the window medians alternate, up and
+  down 6 times in a row by 10% of their median and a jitter (a limit cycle
+  about two windows long). Windows that swing over a standing queue
   (the RTT at twice the min RTT in 90% of their samples) make the verdict
   only when they are a quarter of the judged windows: a limiter over a
   queue re-probes from it (Vegas with a stale no-load RTT); they stay
