@@ -964,10 +964,7 @@ func (s *Stream) commit(w windowStats) {
 		settleWarmUp(s.findings, s.counts, &s.oscQueued, w)
 	}
 	s.judged++
-	s.counts[w.class]++
-	if w.swungOverQueue() {
-		s.oscQueued++
-	}
+	tally(s.counts, &s.oscQueued, w)
 	s.floor = w.floor
 	s.maxLim = math.Max(s.maxLim, w.p100)
 	s.findings = s.addVerdict(s.findings, w)
@@ -1770,6 +1767,15 @@ func (w *windowStats) swungLegs() bool {
 // swungOverQueue reports an oscillating window that held a standing queue
 // (oscQueuedShare).
 func (w *windowStats) swungOverQueue() bool { return w.class == Oscillating && w.holdsQueue() }
+
+// tally counts a judged window by its class into counts, and into queued
+// where it swung over a standing queue (oscQueuedShare).
+func tally(counts map[Class]int, queued *int, w windowStats) {
+	counts[w.class]++
+	if w.swungOverQueue() {
+		*queued++
+	}
+}
 
 // swingMakesVerdict reports whether oscillating windows (n of judged, queued
 // of them over a standing queue) make the whole-series verdict: any that

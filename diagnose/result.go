@@ -190,10 +190,7 @@ func (s *Stream) Result() Result {
 				settleWarmUp(findings, counts, &oscQueued, w)
 			}
 			judged++
-			counts[w.class]++
-			if w.swungOverQueue() {
-				oscQueued++
-			}
+			tally(counts, &oscQueued, w)
 			findings = s.addVerdict(findings, w)
 		}
 	}
@@ -456,6 +453,10 @@ func (s *Stream) describe(f *Finding) {
 		case w.cycleMoves >= cycleMoves && w.legs < oscMinLegs:
 			v["swings"] = float64(w.cycleMoves)
 			sum = fmt.Sprintf("the limit's window medians went up and down %d times in a row, between %.1f and %.1f: a limit cycle about two windows long", w.cycleMoves, w.slowLo, w.slowHi)
+		}
+		if w.holdsQueue() {
+			// such windows make the verdict only where they recur
+			sum += fmt.Sprintf("; over a standing queue (the RTT at twice the min RTT or more in %.0f%% of samples), where a limiter re-probes", 100*w.queuedHigh)
 		}
 		rec = oscillatingAdvice
 	case StaleRTTMin:
