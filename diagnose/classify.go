@@ -280,7 +280,7 @@ const (
 	slowLegFraction = 0.3
 	slowMinLegs     = 3
 	slowSwingDepth  = 0.5
-	// cycleMoves and cycleFraction: a limit cycle about two windows long
+	// cycleMinMoves and cycleFraction: a limit cycle about two windows long
 	// puts one rising or one falling ramp in each window, so no window
 	// swings and the window medians move by less than slowSwingDepth — but
 	// they alternate: up, down, up, down. Six moves in a row, each of 10 %
@@ -293,7 +293,7 @@ const (
 	// (8,043 traces), five moves in a row came in 2 healthy traces (our
 	// gradient, Vector's ARC), six in none; six gained those 2 failsafe-go
 	// runs and lost none.
-	cycleMoves    = 6
+	cycleMinMoves = 6
 	cycleFraction = 0.1
 	// probeFilterSpan: the limit is median-filtered over 5 s before counting
 	// swings, so the 2-second re-probe dips of a healthy gradient limiter
@@ -569,7 +569,7 @@ type windowStats struct {
 	// medians over the last judged windows (a swing slower than a window)
 	slowLegs, slowWindows int
 	// cycleMoves: the window medians' moves up and down in a row, ending
-	// at this window (cycleMoves)
+	// at this window (cycleMinMoves)
 	cycleMoves     int
 	slowLo, slowHi float64
 	// rttProxy: the trace has no min-RTT series (or one that is an
@@ -644,7 +644,7 @@ const (
 	degradedFloor                               // fell to half and nailed there, losses not measured
 	degradedFellLossy                           // the limit fell to half inside the window with losses
 	degradedSwamped                             // most demand turned away with losses
-	degradedLostOpening                         // most of what completes lost from the trace's start
+	degradedLostOpening                         // most of what completes lost before any calm level of losses
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -1643,7 +1643,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
 	case swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
-		w.slowLegs >= slowMinLegs, w.cycleMoves >= cycleMoves:
+		w.slowLegs >= slowMinLegs, w.cycleMoves >= cycleMinMoves:
 		w.class = Oscillating
 	default:
 		w.class = Healthy
@@ -1728,7 +1728,7 @@ func (s *Stream) slowSwings(w *windowStats) {
 
 // alternations counts the moves of at least thr, each against the
 // direction of the one before, that end at the last of levels (a limit
-// cycle: cycleMoves).
+// cycle: cycleMinMoves).
 func alternations(levels []float64, thr float64) int {
 	run := 0
 	for i := len(levels) - 1; i > 0; i-- {

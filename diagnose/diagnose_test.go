@@ -1105,7 +1105,7 @@ func TestOpeningOnMostLost(t *testing.T) {
 // one rising or one falling ramp: no window swings, and the window medians
 // (108, 88, 110, 80, 108, …) move by less than slowSwingDepth. It read
 // healthy at confidence 1.00; the medians alternating six times in a row
-// (cycleMoves) make it oscillating. Fails without cycleMoves.
+// (cycleMinMoves) make it oscillating. Fails without cycleMinMoves.
 func TestLimitCycleTwoWindowsLong(t *testing.T) {
 	r := Classify("failsafe-adaptive", readTestdata(t, "failsafe-limit-cycle-two-windows.csv"), Options{})
 	if r.Class != Oscillating {
