@@ -1430,10 +1430,12 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// baseline level keeps the half (completesHalf): Vector holding above
 	// a downstream cut to 30 % of its best reads as 42 %
 	completesFar := w.hasTput && completed <= slowerShare*best
+	// noCalm: no calm level of losses in the trace yet (dropRef)
+	noCalm := math.IsInf(s.dropRef, 1)
 	// the downstream already shed or timed out a material share of what
 	// the limit sent at its calmest: the limit sits above its capacity, and
 	// an RTT rise may be the limiter's own queue deepening
-	aboveCapacity := !math.IsInf(s.dropRef, 1) && s.dropRef >= bindingShare
+	aboveCapacity := !noCalm && s.dropRef >= bindingShare
 
 	w.tputShare = 1
 	if w.hasTput && best > 0 {
@@ -1446,7 +1448,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	lossy := w.hasDropShare && w.dropShare >= errorShare
 	// errors up: losses at errorShare and twice their calm level, or with
 	// no calm level in the trace yet
-	errorsUp := lossy && (math.IsInf(s.dropRef, 1) || w.dropShare >= 2*s.dropRef)
+	errorsUp := lossy && (noCalm || w.dropShare >= 2*s.dropRef)
 	// inside the window: the limit fell to half or less while the RTT rose
 	// 1.5× and completions fell (an incident starting inside a short
 	// recording, before any baseline); a limit following a capacity step
@@ -1608,7 +1610,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// lower. A limit following a smaller downstream jitters around
 		// the new level instead
 		w.class, w.why = Degraded, degradedFloor
-	case (pinnedLow || nailed && s.limitRef <= pinnedSpread*w.limitMed && w.floor*pinnedSpread >= w.limitMed) && errorsUp && w.dropShare >= pinnedErrorShare && (atFloor || !math.IsInf(s.dropRef, 1) || w.queuedSome >= persistent),
+	case (pinnedLow || nailed && s.limitRef <= pinnedSpread*w.limitMed && w.floor*pinnedSpread >= w.limitMed) && errorsUp && w.dropShare >= pinnedErrorShare && (atFloor || !noCalm || w.queuedSome >= persistent),
 		w.pinned && w.limitMed <= floorJitter && lossy && w.hasRejShare && w.rejShare >= bindingShare:
 		// pinned low (or nailed to one value it was never far from: held
 		// at its minimum since the trace began) with losses above their calm
@@ -1617,7 +1619,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// (AIMD at its steady state, its ramp-up not in the trace) is not
 		// pinned low
 		w.class, w.why = Degraded, degradedLossyPin
-	case math.IsInf(s.dropRef, 1) && errorsUp && w.dropShare >= lostMostOpening && w.hasUtil && w.util >= unboundUtil:
+	case noCalm && errorsUp && w.dropShare >= lostMostOpening && w.hasUtil && w.util >= unboundUtil:
 		// most of what completes lost before any calm level: a trace
 		// that opens on a failing downstream (lostMostOpening)
 		w.class, w.why = Degraded, degradedLostOpening

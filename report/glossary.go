@@ -5,10 +5,11 @@ package report
 // (diagnose/classify.go).
 const VerdictsHelp = `Every target gets one verdict per judging window; the whole-series verdict is
 the most severe one present (degraded-downstream > oscillating >
-pipeline-bound > healthy; oscillating over a standing queue must recur). A window is 15 sample intervals, 1 to 5 minutes
-(but at least 12 intervals), unless --window says otherwise; episodes start
-and end where the series changed (the limit, and the min RTT or, without
-one, the RTT), not at window edges.
+pipeline-bound > healthy; oscillating over a standing queue must recur). A
+window is 15 sample intervals, 1 to 5 minutes (but at least 12 intervals),
+unless --window says otherwise; episodes start and end where the series
+changed (the limit, and the min RTT or, without one, the RTT), not at window
+edges.
 
 healthy (ok)
   In-flight runs near the limit and the limit is stable, or settling after a
@@ -37,83 +38,77 @@ degraded-downstream (critical)
   The downstream can take less than before, and completes less: every
   RTT-based judgement needs the completion rate (in-flight / RTT, Little's
   law) at 80% or less of its best, since a limiter filling its own queue
-  completes as much at a higher RTT, and only while in-flight fills half
-  the limit, over the window and its last third (a batch draining into an
-  idle gap completes nothing because nothing is sent); an interval with
-  losses and no RTT completed nothing. Slower: the min RTT (or the RTT) at
-  1.5× its earlier level while the limit is pinned at half its earlier
-  level or less, fell to half its best (where it swings widely there,
-  the RTT doubled: the bottom of its own swing is no slower downstream),
-  or holds steady with the RTT
-  rising too while completions fall to half or less; or, wherever a limit
-  that did not grow sits (not past 1.1× its level in the window's first
-  third, nor by more than one step of an integer limit; not past 1.1× its
-  level at the baseline, nor past 1.1× the highest level it held with the
-  RTT near the baseline's), the min RTT or the RTT up 1.5× while
-  completions fall to 40% or less (a limiter tolerating twice the
-  latency; a min-RTT estimate never re-probed), even with the limit
-  above capacity (losses at their calm level): a limit that held did not
-  deepen its own queue; where
-  the limit grew (and was not above capacity), completions at a third with
-  the RTT doubled — a limit swinging widely is left to oscillating (its
-  own queue may have raised the RTT) unless its spread is one fall, it
-  swings at half its best level or less, or it swings around the level
-  it held (within 1.1× and one jitter) while the min RTT doubled (a
-  controller updating faster than its feedback arrives swings once its
-  downstream slows) — not where only the RTT stands in for a min RTT; or
-  the limit fallen to half,
-  steady, in-flight against it,
-  completions at 40% or less and the RTT up only 1.25× (a limiter that
-  sat above its downstream with a queue sees less of the latency rise).
-  Without a min-RTT series, where the RTT includes the
-  limiter's own queue, the RTT's rise needs completions at 40% or less,
-  never while losses at the calm level show the limit above capacity, and
-  must still stand in the window's last third (a limit that collapsed from
-  above its downstream drains its own queue: a tooth, not a slower
-  downstream). A min-RTT series that moves at half or more of the first
-  window's samples, by under 1% each time, is an average of the RTT
-  (go-concurrency-limits' Gradient2 exports its long-window average, which
-  climbs for 10–20 minutes whatever the downstream does): it is read as
-  no min-RTT series, the RTT standing in for it.
-  Fell: inside one window the limit falls to half or less while the RTT
-  rises 1.5× (an incident starting inside a short recording), or while
-  in-flight stays pressed against it and losses make 2% of completions
-  (capacity lost with errors, in the first minutes of a recording); never
-  right after a window that swung (a tooth of the swing). Smaller: the
-  limit at half its earlier level or less while losses (dropped) reach 1%
-  of completions and twice their calm level, or it is pinned with losses
-  — not where the losses are a trickle (under 5%) while the RTT falls by a
-  third with the limit: the limiter's own queue timing out and draining (a
-  mis-tuned AIMD crashing from its saw-tooth's top). Already degraded:
-  pinned low (at half its earlier level or less, or nailed to a value it
-  was never above) with losses at 2% of completions;
-  when the trace starts mid-incident (no calm level), only at a limit
-  nailed to one value (its configured minimum) or at 1–2, or with the RTT
-  persistently 1.5× the min RTT — a limit flipping 8↔9 with losses is as
-  likely probing a healthy downstream's shed point; or pinned at 1–2
-  rejecting demand with losses; or, before any calm level, losses at 60%
-  of completions or more with in-flight pressed against the limit,
-  wherever it sits (a limiter probing a shed point loses about half at
-  most). Swamped: the limit turns away 85% of demand
-  or more while losses make 1% of completions and twice their calm level
-  (or there is none), wherever the limit sits — with nothing lost it is an
-  overload the limiter holds back, and a trickle of losses while the RTT
-  falls by a third is its own queue draining. Held at its minimum (losses not
-  measured): the limit fell to half or less and is nailed to one value,
-  in-flight pressed against it, where the limit is continuous (it took
-  fractional values) or at 1–2. Failing: 5% or more of what the limit lets
-  through is lost (and twice the calm level) while in-flight uses under
-  half the limit — unless completions hold at 80% of their best with the
-  RTT 1.25× its baseline: then the losses are the timeouts of a queue a
-  limit above capacity let in (a limiter deaf to losses running away), not
-  a failing downstream; or half of what completes is lost while
-  completions fall to half, wherever the limit sits — either at a loss
-  rate of 2% of the best completion rate or more (the timeouts of a
-  pipeline idle between batches are a trickle, not a failing downstream)
-  (a window losing half with in-flight not pressed against the limit,
-  while turning away 80% of demand or while its limit grew through the
-  losses, is no calm level, nor one whose limit sank 5% with losses of 1%:
-  a limiter backing off from an incident the trace opens in). The
+  completes as much at a higher RTT, and only while in-flight fills half the
+  limit, over the window and its last third (a batch draining into an idle
+  gap completes nothing because nothing is sent); an interval with losses
+  and no RTT completed nothing. Slower: the min RTT (or the RTT) at 1.5× its
+  earlier level while the limit is pinned at half its earlier level or less,
+  fell to half its best (where it swings widely there, the RTT doubled: the
+  bottom of its own swing is no slower downstream), or holds steady with the
+  RTT rising too while completions fall to half or less; or, wherever a
+  limit that did not grow sits (not past 1.1× its level in the window's
+  first third, nor by more than one step of an integer limit; not past 1.1×
+  its level at the baseline, nor past 1.1× the highest level it held with
+  the RTT near the baseline's), the min RTT or the RTT up 1.5× while
+  completions fall to 40% or less (a limiter tolerating twice the latency; a
+  min-RTT estimate never re-probed), even with the limit above capacity
+  (losses at their calm level): a limit that held did not deepen its own
+  queue; where the limit grew (and was not above capacity), completions at a
+  third with the RTT doubled — a limit swinging widely is left to
+  oscillating (its own queue may have raised the RTT) unless its spread is
+  one fall, it swings at half its best level or less, or it swings around
+  the level it held (within 1.1× and one jitter) while the min RTT doubled
+  (a controller updating faster than its feedback arrives swings once its
+  downstream slows) — not where only the RTT stands in for a min RTT; or the
+  limit fallen to half, steady, in-flight against it, completions at 40% or
+  less and the RTT up only 1.25× (a limiter that sat above its downstream
+  with a queue sees less of the latency rise). Without a min-RTT series,
+  where the RTT includes the limiter's own queue, the RTT's rise needs
+  completions at 40% or less, never while losses at the calm level show the
+  limit above capacity, and must still stand in the window's last third (a
+  limit that collapsed from above its downstream drains its own queue: a
+  tooth, not a slower downstream). A min-RTT series that moves at half or
+  more of the first window's samples, by under 1% each time, is an average
+  of the RTT (go-concurrency-limits' Gradient2 exports its long-window
+  average, which climbs for 10–20 minutes whatever the downstream does): it
+  is read as no min-RTT series, the RTT standing in for it. Fell: inside one
+  window the limit falls to half or less while the RTT rises 1.5× (an
+  incident starting inside a short recording), or while in-flight stays
+  pressed against it and losses make 2% of completions (capacity lost with
+  errors, in the first minutes of a recording); never right after a window
+  that swung (a tooth of the swing). Smaller: the limit at half its earlier
+  level or less while losses (dropped) reach 1% of completions and twice
+  their calm level, or it is pinned with losses — not where the losses are a
+  trickle (under 5%) while the RTT falls by a third with the limit: the
+  limiter's own queue timing out and draining (a mis-tuned AIMD crashing
+  from its saw-tooth's top). Already degraded: pinned low (at half its
+  earlier level or less, or nailed to a value it was never above) with
+  losses at 2% of completions; when the trace starts mid-incident (no calm
+  level), only at a limit nailed to one value (its configured minimum) or at
+  1–2, or with the RTT persistently 1.5× the min RTT — a limit flipping 8↔9
+  with losses is as likely probing a healthy downstream's shed point; or
+  pinned at 1–2 rejecting demand with losses; or, before any calm level,
+  losses at 60% of completions or more with in-flight pressed against the
+  limit, wherever it sits (a limiter probing a shed point loses about half
+  at most). Swamped: the limit turns away 85% of demand or more while losses
+  make 1% of completions and twice their calm level (or there is none),
+  wherever the limit sits — with nothing lost it is an overload the limiter
+  holds back, and a trickle of losses while the RTT falls by a third is its
+  own queue draining. Held at its minimum (losses not measured): the limit
+  fell to half or less and is nailed to one value, in-flight pressed against
+  it, where the limit is continuous (it took fractional values) or at 1–2.
+  Failing: 5% or more of what the limit lets through is lost (and twice the
+  calm level) while in-flight uses under half the limit — unless completions
+  hold at 80% of their best with the RTT 1.25× its baseline: then the losses
+  are the timeouts of a queue a limit above capacity let in (a limiter deaf
+  to losses running away), not a failing downstream; or half of what
+  completes is lost while completions fall to half, wherever the limit sits
+  — either at a loss rate of 2% of the best completion rate or more (the
+  timeouts of a pipeline idle between batches are a trickle, not a failing
+  downstream) (a window losing half with in-flight not pressed against the
+  limit, while turning away 80% of demand or while its limit grew through
+  the losses, is no calm level, nor one whose limit sank 5% with losses of
+  1%: a limiter backing off from an incident the trace opens in). The
   evidence names which it saw, with its numbers. Page the downstream's
   owner; raising the limit would only queue more.
 
@@ -122,25 +117,25 @@ oscillating (warning)
   spans 20% or more of its median and at least the jitter a limit of its
   size shows anyway (√limit, at least 2), or its 10–90% band spans 30% and
   two such jitters; with 4 or more swings of that size in a window (there
-  the middle half must span 1.25 jitters: a limit walking a step or two
-  per update, read every 15 s, turns at nearly every scrape within about
-  one) or 2 in each of two windows whose band spans 40% or more, or 2 in
-  each of three windows in a row that each spread so (a saw-tooth with one
-  tooth per window); or,
-  slower than a window, the window medians move 3 times by 30% of their
-  median within the last 8 windows, between levels a factor of two apart
-  (a healthy limiter's wandering, such as Vector's ×0.9 back-off between
-  59 and 99, does not halve it); or the window medians alternate, up and
-  down 6 times in a row by 10% of their median and a jitter (a limit cycle
-  about two windows long). Windows that swing over a standing queue
+  the middle half must span 1.25 jitters: a limit walking a step or two per
+  update, read every 15 s, turns at nearly every scrape within about one) or
+  2 in each of two windows whose band spans 40% or more, or 2 in each of
+  three windows in a row that each spread so (a saw-tooth with one tooth per
+  window); or, slower than a window, the window medians move 3 times by 30%
+  of their median within the last 8 windows, between levels a factor of two
+  apart (a healthy limiter's wandering, such as Vector's ×0.9 back-off
+  between 59 and 99, does not halve it); or the window medians alternate, up
+  and down 6 times in a row by 10% of their median and a jitter (a limit
+  cycle about two windows long). Windows that swing over a standing queue
   (the RTT at twice the min RTT in 90% of their samples) make the verdict
-  only when they are a quarter of the judged windows: a limiter over a
-  queue re-probes from it (Vegas with a stale no-load RTT); they stay
-  oscillating findings, so --fail-on oscillating still trips. A trace's
-  first window that swings and is followed by a calm healthy one is the
-  limiter leaving its initial limit (warm-up), not oscillation. Evidence: swings, band, limit median. Lower the
-  smoothing (halve it) or lengthen the sample window; try candidates with
-  limitscope tune FILE --sweep smoothing=0.05:0.3:0.05.
+  only when they are a quarter of the judged windows: a limiter over a queue
+  re-probes from it (Vegas with a stale no-load RTT); they stay oscillating
+  findings, so --fail-on oscillating still trips. A trace's first window
+  that swings and is followed by a calm healthy one is the limiter leaving
+  its initial limit (warm-up), not oscillation. Evidence: swings, band,
+  limit median. Lower the smoothing (halve it) or lengthen the sample
+  window; try candidates with limitscope tune FILE --sweep
+  smoothing=0.05:0.3:0.05.
 
 insufficient-data (none)
   Too little data to judge: fewer than 12 limit samples, or a window with
