@@ -261,19 +261,24 @@ func TestLossesWithTheLimitFarFromBindingAreDegraded(t *testing.T) {
 // halved cannot have deepened its own queue (go-concurrency-limits' Vegas
 // wobbling 7–12, down from 20, with its min-RTT estimate stale, above the
 // floor of 4 it started from). The same swing at its best level is
-// oscillation.
+// oscillation: its windows are oscillating findings, and none is degraded.
+// Over the standing queue its stale min RTT shows, they are 9 of 20 judged
+// windows, under half: the whole-series verdict stays healthy
+// (oscQueuedShare). Where only the RTT stands in for a min RTT no queue is
+// measured, and they make the verdict.
 func TestSwingingAtHalfItsLevelWhileSlowerIsDegraded(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		lo, hi float64 // the limit swings between these every 20 s
 		rttMin float64 // -1: no min-RTT series (the RTT stands in for it)
-		want   Class
+		window Class   // the class of the swinging windows' findings
+		want   Class   // the whole-series verdict
 	}{
-		{"at half its level, the RTT tripled", 7, 12, 10, Degraded},
-		{"at its level, the RTT tripled", 15, 25, 10, Oscillating},
+		{"at half its level, the RTT tripled", 7, 12, 10, Degraded, Degraded},
+		{"at its level, the RTT tripled", 15, 25, 10, Oscillating, Healthy},
 		// where only the RTT stands in, it still holds the queue the
 		// limit built before it fell (a mis-tuned AIMD's tooth)
-		{"at half its level, no min-RTT series", 7, 12, -1, Oscillating},
+		{"at half its level, no min-RTT series", 7, 12, -1, Oscillating, Oscillating},
 	} {
 		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
 			switch {
@@ -287,6 +292,16 @@ func TestSwingingAtHalfItsLevelWhileSlowerIsDegraded(t *testing.T) {
 		}), Options{})
 		if r.Class != c.want {
 			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)
+		}
+		swung := false
+		for _, f := range r.Findings {
+			swung = swung || f.Class == c.window && !f.Start.Before(sim.Epoch.Add(10*time.Minute))
+		}
+		if !swung {
+			t.Errorf("%s: no %s finding over the swing (%+v)", c.name, c.window, r.Findings)
+		}
+		if c.window != Degraded {
+			wantDegradedFinding(t, c.name, r, false)
 		}
 	}
 }

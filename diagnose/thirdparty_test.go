@@ -626,8 +626,10 @@ func TestThirdPartyHeldOut(t *testing.T) {
 // vector-arc raised to 85 % at 90 % once slow swings had to halve the
 // limit (slowSwingDepth): its shallow wandering is no longer oscillating.
 // gcl-gradient2 raised to 90 % at 95 % once swings over a standing queue
-// had to recur (oscQueuedShare).
-var truthFloor = map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.90, "gcl-vegas": 0.85, "vector-arc": 0.85}
+// had to recur (oscQueuedShare). gcl-vegas reached 100 % once those swings
+// had to be half of the trace (oscQueuedShare at a half) and is held at
+// the target.
+var truthFloor = map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.90, "vector-arc": 0.85}
 
 // TestThirdPartyHeldOutByTruth judges the held-out half against what each
 // run did rather than what it was meant to show.

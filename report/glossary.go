@@ -128,7 +128,7 @@ oscillating (warning)
   and down 6 times in a row by 10% of their median and a jitter (a limit
   cycle about two windows long). Windows that swing over a standing queue
   (the RTT at twice the min RTT in 90% of their samples) make the verdict
-  only when they are a quarter of the judged windows: a limiter over a queue
+  only when they are half of the judged windows: a limiter over a queue
   re-probes from it (Vegas with a stale no-load RTT); they stay oscillating
   findings, so --fail-on oscillating still trips. A trace's first window
   that swings and is followed by a calm healthy one is the limiter leaving
