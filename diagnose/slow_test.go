@@ -98,3 +98,17 @@ func TestSawToothOnItsOwnLowIsNotPinned(t *testing.T) {
 		t.Errorf("%s (%+v)", r.Class, r.Findings)
 	}
 }
+
+// An integer limit sitting on one value since a recording began is at its
+// own equilibrium, not held at a bound, whatever a window's losses:
+// go-concurrency-limits' Vegas over a downstream of 3, in the simulator
+// read every 5 s and recorded from minute 8 to 22
+// (testdata/gcl-vegas-equilibrium-sheds.csv, fresh draw + 131), sits at 9
+// over a queue twice its min RTT, and its second window sheds 5.4 % of
+// completions against none in the first. It was read "pinned at 9.0
+// (floor 9.0)", degraded; the whole 30-minute run, whose floor of 5 is in
+// it, was healthy. Fails if a nailed integer limit counts as a bound
+// (atBound).
+func TestIntegerEquilibriumIsNoBound(t *testing.T) {
+	wantNoDegraded(t, "gcl-vegas", "gcl-vegas-equilibrium-sheds.csv", Healthy)
+}

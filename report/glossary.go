@@ -82,35 +82,37 @@ degraded-downstream (critical)
   trickle (under 5%) while the RTT falls by a third with the limit: the
   limiter's own queue timing out and draining (a mis-tuned AIMD crashing
   from its saw-tooth's top). Already degraded: pinned low (at half its
-  earlier level or less, or nailed to a value it was never above) with
-  losses at 2% of completions; when the trace starts mid-incident (no calm
-  level), only at a limit nailed to one value (its configured minimum) or at
-  1–2, or with the RTT persistently 1.5× the min RTT — a limit flipping 8↔9
-  with losses is as likely probing a healthy downstream's shed point; or
-  pinned at 1–2 rejecting demand with losses; or, before any calm level,
-  losses at 60% of completions or more with in-flight pressed against the
-  limit, wherever it sits (a limiter probing a shed point loses about half
-  at most). Swamped: the limit turns away 85% of demand or more while losses
-  make 1% of completions and twice their calm level (or there is none),
-  wherever the limit sits — with nothing lost it is an overload the limiter
-  holds back, and a trickle of losses while the RTT falls by a third is its
-  own queue draining. Held at its minimum (losses not measured): the limit
-  fell to half or less and is nailed to one value, in-flight pressed against
-  it, where the limit is continuous (it took fractional values) or at 1–2.
-  Failing: 5% or more of what the limit lets through is lost (and twice the
-  calm level) while in-flight uses under half the limit — unless completions
-  hold at 80% of their best with the RTT 1.25× its baseline: then the losses
-  are the timeouts of a queue a limit above capacity let in (a limiter deaf
-  to losses running away), not a failing downstream; or half of what
-  completes is lost while completions fall to half, wherever the limit sits
-  — either at a loss rate of 2% of the best completion rate or more (the
-  timeouts of a pipeline idle between batches are a trickle, not a failing
-  downstream) (a window losing half with in-flight not pressed against the
-  limit, while turning away 80% of demand or while its limit grew through
-  the losses, is no calm level, nor one whose limit sank 5% with losses of
-  1%: a limiter backing off from an incident the trace opens in). The
-  evidence names which it saw, with its numbers. Page the downstream's
-  owner; raising the limit would only queue more.
+  earlier level or less, or nailed to a value it was never above where the
+  limit is continuous or at 1–2: an integer limit on one value may be its
+  own equilibrium, Vegas) with losses at 2% of completions; when the trace
+  starts mid-incident (no calm level), only at a limit nailed to one value
+  (its configured minimum) or at 1–2, or with the RTT persistently 1.5× the
+  min RTT — a limit flipping 8↔9 with losses is as likely probing a healthy
+  downstream's shed point; or pinned at 1–2 rejecting demand with losses;
+  or, before any calm level, losses at 60% of completions or more with
+  in-flight pressed against the limit, wherever it sits (a limiter probing a
+  shed point loses about half at most). Swamped: the limit turns away 85% of
+  demand or more while losses make 1% of completions and twice their calm
+  level (or there is none), wherever the limit sits — with nothing lost it
+  is an overload the limiter holds back, and a trickle of losses while the
+  RTT falls by a third is its own queue draining. Held at its minimum
+  (losses not measured): the limit fell to half or less and is nailed to one
+  value, in-flight pressed against it, where the limit is continuous (it
+  took fractional values) or at 1–2. Failing: 5% or more of what the limit
+  lets through is lost (and twice the calm level) while in-flight uses under
+  half the limit — unless completions hold at 80% of their best with the RTT
+  1.25× its baseline: then the losses are the timeouts of a queue a limit
+  above capacity let in (a limiter deaf to losses running away), not a
+  failing downstream; or half of what completes is lost while completions
+  fall to half, wherever the limit sits — either at a loss rate of 2% of the
+  best completion rate or more (the timeouts of a pipeline idle between
+  batches are a trickle, not a failing downstream) (a window losing half
+  with in-flight not pressed against the limit, while turning away 80% of
+  demand or while its limit grew through the losses, is no calm level, nor
+  one whose limit sank 5% with losses of 1%: a limiter backing off from an
+  incident the trace opens in). The evidence names which it saw, with its
+  numbers. Page the downstream's owner; raising the limit would only queue
+  more.
 
 oscillating (warning)
   The limit swings widely and repeatedly: the middle half of its values
