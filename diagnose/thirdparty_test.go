@@ -584,12 +584,13 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 // today for the limitscope gradient and the three go-concurrency-limits
 // families (85–90 %, by intent), less a trace (first set at 70 %, when
 // Vegas' runs differed by a trace or two: seededLimit made them
-// repeatable; raised to 80 % at Vegas' 85 %). The target is
+// repeatable; raised to 80 % at Vegas' 85 %, and to 85 % at ours 93.8 %
+// and Vegas' 90 % in stop 37). The target is
 // 95 % (issue: verdicts that hold on limiters we did not write); it is not
 // met yet, so this test is a ratchet that fails on any regression below
 // today's level, and it prints the gap. Raise it as the classifier
 // improves; never lower it.
-const heldOutFloor = 0.80
+const heldOutFloor = 0.85
 
 // TestThirdPartyHeldOut judges the held-out half per algorithm family.
 func TestThirdPartyHeldOut(t *testing.T) {
@@ -659,8 +660,10 @@ func TestThirdPartyHeldOutByTruth(t *testing.T) {
 // capacity with errors at a flat latency, which only the loss counter
 // shows; Envoy runs its limit to the maximum on fast errors, which
 // without the counter reads as pipeline-bound. A ratchet: raise it as the
-// classifier improves.
-var withoutCountersFloor = map[Class]float64{Healthy: 0.60, PipelineBound: 0.75, Degraded: 0.30, Oscillating: 0.85}
+// classifier improves. Stop 37 raised healthy to 65 % (Gradient2's 70 %
+// of 20, less a trace) and degraded to 50 % (ours 55 % of 20, less a
+// trace; Vector 60 %, Envoy 65 %, Gradient2 75 %, Vegas and AIMD 85 %).
+var withoutCountersFloor = map[Class]float64{Healthy: 0.65, PipelineBound: 0.75, Degraded: 0.50, Oscillating: 0.85}
 
 // TestThirdPartyWithoutCounters judges the held-out half with the dropped
 // and rejected series removed: the binding constraint is then judged by
@@ -897,7 +900,13 @@ var perturbations = []struct {
 	// held at the 95 % target at 100 % once swings over a standing queue
 	// had to be half of the trace (oscQueuedShare) and an integer limit on
 	// one value since the recording began stopped counting as a bound
-	// (atBound in the pinned-with-losses case)
+	// (atBound in the pinned-with-losses case). Stop 37 raised the rest
+	// that had fallen more than a trace behind their measurement to it
+	// less a trace of their worst class (the runs repeat exactly): cut,
+	// Gradient2 90 % (20 degraded) to 85 %, Vector 90 % (10 healthy) to
+	// 80 %, Envoy 100 % to the target; scrapes missed, Gradient2 95 % to
+	// 90 %; off their beat, ours 90 % (20 healthy) to 85 %, Gradient2 95 %
+	// to 90 %
 	floor map[string]float64
 }{
 	{"cut to minutes 8–22", func(smp []trace.Sample, _ *rand.Rand) []trace.Sample {
@@ -912,7 +921,7 @@ var perturbations = []struct {
 		// step it does not follow reads like Vector over the shoot-out's
 		// noisy neighbour (degraded), first 67 % for AIMD; 78 % once a
 		// limit had to fall to half to be pinned low (ratchet 70 %)
-		map[string]float64{"limitscope-gradient": 0.75, "gcl-gradient2": 0.80, "gcl-vegas": 0.95, "gcl-aimd": 0.70, "envoy-gradient": 0.80, "vector-arc": 0.70}},
+		map[string]float64{"limitscope-gradient": 0.75, "gcl-gradient2": 0.85, "gcl-vegas": 0.95, "gcl-aimd": 0.70, "envoy-gradient": 0.95, "vector-arc": 0.80}},
 	{"10 % of scrapes missed", func(smp []trace.Sample, rng *rand.Rand) []trace.Sample {
 		var out []trace.Sample
 		for _, s := range smp {
@@ -921,7 +930,7 @@ var perturbations = []struct {
 			}
 		}
 		return out
-	}, map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.85, "gcl-vegas": 0.95, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.85}},
+	}, map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.90, "gcl-vegas": 0.95, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.85}},
 	{"scrapes ±30 % off their beat", func(smp []trace.Sample, rng *rand.Rand) []trace.Sample {
 		out := append([]trace.Sample(nil), smp...)
 		for i := 1; i < len(out); i++ {
@@ -932,7 +941,7 @@ var perturbations = []struct {
 			}
 		}
 		return out
-	}, map[string]float64{"limitscope-gradient": 0.80, "gcl-gradient2": 0.85, "gcl-vegas": 0.95, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.85}},
+	}, map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.90, "gcl-vegas": 0.95, "gcl-aimd": 0.95, "envoy-gradient": 0.95, "vector-arc": 0.85}},
 }
 
 // TestThirdPartyHeldOutPerturbed judges the held-out half by truth after
