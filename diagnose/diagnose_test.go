@@ -998,10 +998,10 @@ func TestSawtoothSlowerThanAWindow(t *testing.T) {
 //     counts four swings in the window holding the step, one of 17: healthy.
 //   - the same Gradient at 500 read every 15 s, stepping down to 60 % at
 //     minute 8 (testdata/gcl-gradient-reprobes-over-queue.csv, fresh
-//     draw + 97), with the RTT 3.4–3.9× its min RTT: its noise counts eight and
-//     nine swings in the two windows before the step, two of five — under
-//     half of the trace: healthy (read oscillating while the share was a
-//     quarter).
+//     draw + 97), with the RTT 3.4–3.9× its min RTT: its noise counts
+//     eight and nine swings in the two windows before the step, two of
+//     five — under half of the trace: healthy (read oscillating while the
+//     share was a quarter).
 //   - its AIMD mis-tuned to halve, in the simulator at 60 read every 5 s
 //     (testdata/gcl-aimd-sawtooth-over-queue.csv, fresh draw + 97), swings
 //     over a queue 3× its min RTT in every window: oscillating.
