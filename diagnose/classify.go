@@ -257,8 +257,8 @@ const (
 	// (our own gradient at smoothing 1.0 swings in one window of twenty).
 	// Measured on the calibration half, the validation draw and fresh
 	// draws + 97, + 103, + 109, + 131 of both suites, every verdict
-	// compared. At a quarter (stop 36): 18 traces gained by truth against
-	// no such rule, none lost. Raised to a half (stop 37), measured on the
+	// compared. First set at a quarter: 18 traces gained by truth against
+	// no such rule, none lost. Raised to a half later, measured on the
 	// same draws whole and cut to their middle (simulator minutes 10–25
 	// and 8–22, library minutes 5–15: recordings that start late): 3, 4, 3
 	// and 1 more gained by truth (Vegas healthy, the last of them the

@@ -585,7 +585,8 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 // families (85–90 %, by intent), less a trace (first set at 70 %, when
 // Vegas' runs differed by a trace or two: seededLimit made them
 // repeatable; raised to 80 % at Vegas' 85 %, and to 85 % at ours 93.8 %
-// and Vegas' 90 % in stop 37). The target is
+// and Vegas' 90 % once swings over a standing queue had to be half of
+// the trace). The target is
 // 95 % (issue: verdicts that hold on limiters we did not write); it is not
 // met yet, so this test is a ratchet that fails on any regression below
 // today's level, and it prints the gap. Raise it as the classifier
@@ -660,7 +661,7 @@ func TestThirdPartyHeldOutByTruth(t *testing.T) {
 // capacity with errors at a flat latency, which only the loss counter
 // shows; Envoy runs its limit to the maximum on fast errors, which
 // without the counter reads as pipeline-bound. A ratchet: raise it as the
-// classifier improves. Stop 37 raised healthy to 65 % (Gradient2's 70 %
+// classifier improves. Later raised: healthy to 65 % (Gradient2's 70 %
 // of 20, less a trace) and degraded to 50 % (ours 55 % of 20, less a
 // trace; Vector 60 %, Envoy 65 %, Gradient2 75 %, Vegas and AIMD 85 %).
 var withoutCountersFloor = map[Class]float64{Healthy: 0.65, PipelineBound: 0.75, Degraded: 0.50, Oscillating: 0.85}
@@ -900,9 +901,9 @@ var perturbations = []struct {
 	// held at the 95 % target at 100 % once swings over a standing queue
 	// had to be half of the trace (oscQueuedShare) and an integer limit on
 	// one value since the recording began stopped counting as a bound
-	// (atBound in the pinned-with-losses case). Stop 37 raised the rest
-	// that had fallen more than a trace behind their measurement to it
-	// less a trace of their worst class (the runs repeat exactly): cut,
+	// (atBound in the pinned-with-losses case). Floors more than a trace
+	// behind their measurement were then raised to it less a trace of
+	// their worst class (the runs repeat exactly): cut,
 	// Gradient2 90 % (20 degraded) to 85 %, Vector 90 % (10 healthy) to
 	// 80 %, Envoy 100 % to the target; scrapes missed, Gradient2 95 % to
 	// 90 %; off their beat, ours 90 % (20 healthy) to 85 %, Gradient2 95 %
