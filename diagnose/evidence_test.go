@@ -803,3 +803,30 @@ func TestOpeningJustUnderSwampedIsNoCalmLevel(t *testing.T) {
 		wantDegradedFinding(t, c.name, r, c.degraded)
 	}
 }
+
+// Four fifths of demand turned away with losses is swamped where the
+// latency stayed flat (swampedFlatShare), and not over a queue the limit
+// built:
+//   - go-concurrency-limits v1.0.0's Gradient2, in the simulator read every
+//     5 s, in a recording that opens at minute 17 of a downstream of 150
+//     collapsed with errors (testdata/gcl-gradient2-swamped-flat.csv, the
+//     draw at seed + 97), sits at 53–57 turning away 81 % while losses
+//     make 5 %, the latency flat. It read healthy: 81 % is under
+//     swampedShare, and its first window is the calm level every later
+//     window is compared with.
+//   - go-concurrency-limits' Gradient, run for real at 8–10 over a
+//     downstream stepped down to 2.4 (testdata/gcl-gradient-probes-small-downstream.csv,
+//     minutes 5–12 of the draw at seed + 9), turns away 80 % and loses
+//     16 % in one window with the RTT twice its min RTT throughout: a
+//     limiter probing a small downstream's shed point over its own queue,
+//     healthy.
+//
+// The first fails without swampedFlatShare; the second fails where it holds
+// without the flat-latency guard.
+func TestSwampedAtAFlatLatency(t *testing.T) {
+	r := Classify("gcl-gradient2", readTestdata(t, "gcl-gradient2-swamped-flat.csv"), Options{})
+	if r.Class != Degraded || !degradedSaying(r, "turned away 8", "the latency flat") {
+		t.Errorf("Gradient2 swamped at a flat latency: %s, want a degraded finding naming it (%+v)", r.Class, r.Findings)
+	}
+	wantNoDegraded(t, "gcl-gradient", "gcl-gradient-probes-small-downstream.csv", Healthy)
+}

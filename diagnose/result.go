@@ -406,7 +406,11 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("losses made %.1f%% of completions with no calm level of losses before them in the trace, in-flight pressed against the limit (median %.1f): a limiter probing a healthy downstream's shed point loses about half at most", 100*w.dropShare, w.limitMed)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedSwamped:
-			sum = fmt.Sprintf("the limit (median %.1f) turned away %.0f%% of demand while losses made %.1f%% of completions (%s): the downstream takes a small share of the demand and fails some of it", w.limitMed, 100*w.rejShare, 100*w.dropShare, w.calmLosses())
+			flat := ""
+			if w.rejShare < swampedShare {
+				flat = ", the latency flat"
+			}
+			sum = fmt.Sprintf("the limit (median %.1f) turned away %.0f%% of demand while losses made %.1f%% of completions (%s%s): the downstream takes a small share of the demand and fails some of it", w.limitMed, 100*w.rejShare, 100*w.dropShare, w.calmLosses(), flat)
 			v["rejected_share"] = decimal.Round(w.rejShare, 4)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedFellLossy:

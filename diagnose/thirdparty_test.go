@@ -630,8 +630,10 @@ func TestThirdPartyHeldOut(t *testing.T) {
 // gcl-gradient2 raised to 90 % at 95 % once swings over a standing queue
 // had to recur (oscQueuedShare). gcl-vegas reached 100 % once those swings
 // had to be half of the trace (oscQueuedShare at a half) and is held at
-// the target.
-var truthFloor = map[string]float64{"limitscope-gradient": 0.85, "gcl-gradient2": 0.90, "vector-arc": 0.85}
+// the target. gcl-gradient2 reached 100 % once four fifths of demand turned
+// away with losses at a flat latency was swamped (swampedFlatShare) and is
+// held at the target.
+var truthFloor = map[string]float64{"limitscope-gradient": 0.85, "vector-arc": 0.85}
 
 // TestThirdPartyHeldOutByTruth judges the held-out half against what each
 // run did rather than what it was meant to show.

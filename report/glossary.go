@@ -93,9 +93,11 @@ degraded-downstream (critical)
   in-flight pressed against the limit, wherever it sits (a limiter probing a
   shed point loses about half at most). Swamped: the limit turns away 85% of
   demand or more while losses make 1% of completions and twice their calm
-  level (or there is none), wherever the limit sits — with nothing lost it
-  is an overload the limiter holds back, and a trickle of losses while the
-  RTT falls by a third is its own queue draining. Held at its minimum
+  level (or there is none), wherever the limit sits, or 80% or more with the
+  latency flat (no standing queue, the min RTT within 1.25× of its baseline)
+  — with nothing lost it is an overload the limiter holds back, and a
+  trickle of losses while the RTT falls by a third is its own queue
+  draining. Held at its minimum
   (losses not measured): the limit fell to half or less and is nailed to one
   value, in-flight pressed against it, where the limit is continuous (it
   took fractional values) or at 1–2. Failing: 5% or more of what the limit
