@@ -830,3 +830,17 @@ func TestSwampedAtAFlatLatency(t *testing.T) {
 	}
 	wantNoDegraded(t, "gcl-gradient", "gcl-gradient-probes-small-downstream.csv", Healthy)
 }
+
+// A limit at its floor with losses and the RTT standing well above a stale
+// min RTT, in a trace with no calm level of losses, is degraded only with
+// demand pressed against it: go-concurrency-limits v1.0.0's Vegas, run for
+// real at 4–5 over a downstream of 1 under light load, read every 15 s
+// (testdata/gcl-vegas-light-load-stale-min.csv, the draw at seed + 191),
+// keeps a min RTT of 5 ms against an RTT of 27 ms and uses a fifth of its
+// limit while timeouts make 3–5 % of completions. Every window read
+// "pinned at 4.0 with losses", so none became the calm level and the whole
+// trace was degraded at confidence 1.00. Fails if the opening queue path
+// ignores in-flight (pipelineUtil).
+func TestPinnedWithLossesNeedsDemandAgainstIt(t *testing.T) {
+	wantNoDegraded(t, "gcl-vegas", "gcl-vegas-light-load-stale-min.csv", PipelineBound)
+}

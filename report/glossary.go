@@ -87,11 +87,12 @@ degraded-downstream (critical)
   own equilibrium, Vegas) with losses at 2% of completions; when the trace
   starts mid-incident (no calm level), only at a limit nailed to one value
   (its configured minimum) or at 1–2, or with the RTT persistently 1.5× the
-  min RTT — a limit flipping 8↔9 with losses is as likely probing a healthy
-  downstream's shed point; or pinned at 1–2 rejecting demand with losses;
-  or, before any calm level, losses at 60% of completions or more with
-  in-flight pressed against the limit, wherever it sits (a limiter probing a
-  shed point loses about half at most). Swamped: the limit turns away 85% of
+  min RTT while in-flight fills half the limit — a limit flipping 8↔9 with
+  losses is as likely probing a healthy downstream's shed point; or pinned
+  at 1–2 rejecting demand with losses; or, before any calm level, losses at
+  60% of completions or more with in-flight pressed against the limit,
+  wherever it sits (a limiter probing a shed point loses about half at
+  most). Swamped: the limit turns away 85% of
   demand or more while losses make 1% of completions and twice their calm
   level (or there is none), wherever the limit sits, or 80% or more with the
   latency flat (no standing queue, the min RTT within 1.25× of its baseline)
