@@ -33,8 +33,9 @@ or Mimir rulers) that judge every limiter the way diagnose does:
   limitscope-<preset>-evidence  utilisation, rejected and lost shares of demand,
                                 the limit's 10–90% band and middle half, swings,
                                 pinned-at-floor, fall from its best, the losses'
-                                calm level and the min-RTT rise against an hour
-                                earlier, over --window
+                                calm level, the min-RTT rise against an hour
+                                earlier and the share of time the RTT stood at
+                                twice the min RTT, over --window
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
                                 labelled evidence=slower, capacity-lost or
                                 swamped), LimiterOscillating (warning),

@@ -2271,23 +2271,27 @@ type Threshold float64
 // The thresholds rules reuse; see the unexported constants above for what
 // each decides.
 const (
-	PipelineUtil    Threshold = pipelineUtil
-	IdleUtil        Threshold = idleUtilNoReject
-	RareAtLimit     Threshold = rareRejects
-	AtLimitSlack    Threshold = atLimitSlack
-	BindingShare    Threshold = bindingShare
-	UnboundUtil     Threshold = unboundUtil
-	DegradedRTTRise Threshold = degradedRTTRise
-	PinnedSpread    Threshold = pinnedSpread
-	CollapseDrop    Threshold = collapseDrop
-	ErrorShare      Threshold = errorShare
-	SwampedShare    Threshold = swampedShare
-	OscBand         Threshold = oscBand
-	OscIQR          Threshold = oscIQR
-	OscWideBand     Threshold = oscWideBand
-	OscMinLegs      Threshold = oscMinLegs
-	OscSlowLegs     Threshold = oscSlowLegs
-	FloorJitter     Threshold = floorJitter
+	PipelineUtil       Threshold = pipelineUtil
+	IdleUtil           Threshold = idleUtilNoReject
+	RareAtLimit        Threshold = rareRejects
+	AtLimitSlack       Threshold = atLimitSlack
+	BindingShare       Threshold = bindingShare
+	UnboundUtil        Threshold = unboundUtil
+	DegradedRTTRise    Threshold = degradedRTTRise
+	PinnedSpread       Threshold = pinnedSpread
+	CollapseDrop       Threshold = collapseDrop
+	ErrorShare         Threshold = errorShare
+	SwampedShare       Threshold = swampedShare
+	SwampedFlat        Threshold = swampedFlatShare
+	RTTFollows         Threshold = rttFollows
+	StandingQueueRatio Threshold = standingQueueRatio
+	Persistent         Threshold = persistent
+	OscBand            Threshold = oscBand
+	OscIQR             Threshold = oscIQR
+	OscWideBand        Threshold = oscWideBand
+	OscMinLegs         Threshold = oscMinLegs
+	OscSlowLegs        Threshold = oscSlowLegs
+	FloorJitter        Threshold = floorJitter
 )
 
 // Advice is the recommendation of a class without a target's numbers: what

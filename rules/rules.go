@@ -241,6 +241,11 @@ func Build(opt Options) (File, []string, error) {
 		// long as the baseline remembers the level before it)
 		rec("limitscope:rtt_min_median", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_min_seconds[%s])", w))
 		rec("limitscope:rtt_min_rise", fmt.Sprintf("limitscope:rtt_min_median:%s / min_over_time(limitscope:rtt_min_median:%s[%s])", w, w, base))
+		if have[trace.FieldRTT] {
+			// the share of the window's evaluations with the RTT at twice
+			// the min RTT or more: a standing queue where it is persistent
+			rec("limitscope:rtt_queued_share", fmt.Sprintf("avg_over_time((limitscope:rtt_seconds >= bool %g * limitscope:rtt_min_seconds)[%s:%s])", float64(diagnose.StandingQueueRatio), w, step))
+		}
 	} else {
 		notes = append(notes, "without a min RTT, LimiterDegradedDownstream cannot tell a slower downstream (a limiter exporting no RTT cannot show one)")
 	}
@@ -293,9 +298,17 @@ func Build(opt Options) (File, []string, error) {
 			"the limit fell to {{ $value | humanizePercentage }} of its best while "+lossesSaid)
 		if have[trace.FieldRejected] {
 			// swamped: the limit turns away most of the demand with
-			// errors up — wherever the limit sits
+			// errors up — wherever the limit sits; or four fifths of it
+			// with the latency flat (diagnose's swampedFlatShare: no
+			// standing queue, the min RTT within rttFollows of its level),
+			// where both RTTs are exported
+			share := fmt.Sprintf("limitscope:rejected_share:%s >= %g", w, float64(diagnose.SwampedShare))
+			if have[trace.FieldRTT] && have[trace.FieldRTTMin] {
+				share = fmt.Sprintf("(%s or limitscope:rejected_share:%s >= %g and %s limitscope:rtt_min_rise:%s < %g and %s limitscope:rtt_queued_share:%s < %g)",
+					share, w, float64(diagnose.SwampedFlat), on, w, float64(diagnose.RTTFollows), on, w, float64(diagnose.Persistent))
+			}
 			alert("LimiterDegradedDownstream", "swamped", "critical", diagnose.Degraded,
-				fmt.Sprintf("limitscope:rejected_share:%s >= %g and %s", w, float64(diagnose.SwampedShare), lossesUp),
+				fmt.Sprintf("%s and %s", share, lossesUp),
 				"the downstream takes a small share of the demand (the limit turns away {{ $value | humanizePercentage }} of it, with losses)",
 				"the limit turned away {{ $value | humanizePercentage }} of demand while "+lossesSaid)
 		}

@@ -134,6 +134,10 @@ const collapseDescription = "the limit fell to 40% of its best while losses made
 // limit turns away most of the demand with losses (wherever it sits).
 const swampedDescription = "the limit turned away 90% of demand while losses made 0.05 of what it let through (calm level 0.00). " + degradedAdvice
 
+// flatDescription is LimiterDegradedDownstream's description where the
+// limit turns away four fifths of the demand with losses at a flat latency.
+const flatDescription = "the limit turned away 81.13% of demand while losses made 0.05 of what it let through (calm level 0.00). " + degradedAdvice
+
 // withDropped sets a limiter's dropped requests per second.
 func withDropped(in []series, dropped []float64) []series {
 	for i := range in {
@@ -144,9 +148,10 @@ func withDropped(in []series, dropped []float64) []series {
 	return in
 }
 
-// TestAlertsFireOnTheirClassOnly runs promtool test rules on seven limiters,
-// one per class, one that lost capacity with errors, one swamped and one
-// settled with brief back-offs, for 100 minutes:
+// TestAlertsFireOnTheirClassOnly runs promtool test rules on nine limiters,
+// one per class, one that lost capacity with errors, one swamped, one
+// swamped at four fifths with the latency flat, the same shares over a
+// standing queue and one settled with brief back-offs, for 100 minutes:
 // each alert fires on its class and no other (the exp_alerts lists are
 // exhaustive).
 func TestAlertsFireOnTheirClassOnly(t *testing.T) {
@@ -191,6 +196,14 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	// (nine times the 1727 completions a second) while 5 % of what
 	// completes is lost
 	in = append(in, withDropped(limiterSeries("swamped", constant(40), constant(38), constant(0.020), constant(0.022), from(400, 9*38/0.022, 240)), from(0, 0.05*38/0.022, 240))...)
+	// flat: at 60 min the limit holds and turns away 81 % of demand (4.3
+	// times what completes) while 5 % of what completes is lost, the RTT
+	// at its level: swamped at a flat latency (diagnose's swampedFlatShare)
+	in = append(in, withDropped(limiterSeries("flat", constant(40), constant(38), constant(0.020), constant(0.022), from(400, 4.3*38/0.022, 240)), from(0, 0.05*38/0.022, 240))...)
+	// queued: the same shares over a queue the limit built (the RTT 2.5×
+	// the min RTT throughout) — a limiter probing a small downstream's shed
+	// point; no alert
+	in = append(in, withDropped(limiterSeries("queued", constant(40), constant(38), constant(0.020), constant(0.050), from(0.25*38/0.050, 4.3*38/0.050, 240)), from(0, 0.05*38/0.050, 240))...)
 
 	var b strings.Builder
 	writeInputSeries(&b, in)
@@ -203,6 +216,7 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 			{"degraded", "slower", "critical", "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)", descriptions["LimiterDegradedDownstream"]},
 			{"collapse", "capacity-lost", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
 			{"swamped", "swamped", "critical", "swamped on svc:9090: the downstream takes a small share of the demand (the limit turns away 90% of it, with losses)", swampedDescription},
+			{"flat", "swamped", "critical", "flat on svc:9090: the downstream takes a small share of the demand (the limit turns away 81.13% of it, with losses)", flatDescription},
 		},
 		"LimiterOscillating":   {{"oscillating", "", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
 		"LimiterPipelineBound": {{"pipeline", "", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]}},
