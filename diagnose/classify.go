@@ -406,8 +406,9 @@ const (
 	// + 131 of both suites, whole and cut to their middle: 32 traces gained
 	// by truth (Gradient2, Vector's ARC, failsafe-go, all degraded), none
 	// lost; at 75 % the flat-latency guard no longer holds (2–5 lost per
-	// set). Fresh draws + 167 … + 197 (looked at after): 21 gained, none
-	// lost
+	// set). Draws + 167, + 173 and + 179, whose misses suggested it: 15
+	// gained; fresh draws + 191 and + 197, drawn after it was set: 6
+	// gained; none lost
 	swampedFlatShare = 0.8
 	// swampedCalm: a window that turns away 80 % of demand while losses
 	// make half of what it lets through (lostMost) is no calm level of
@@ -1663,9 +1664,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// timeouts make 3–5 % of completions; with every window
 		// "degraded", none became the calm level, and the whole trace
 		// read degraded at confidence 1.00. Measured on the draws above,
-		// whole and cut: 5 gained by truth (that Vegas, pipeline-bound),
-		// none lost; fresh draws + 167 … + 197 (looked at after): 2
-		// gained, none lost
+		// whole and cut: 4 gained by truth (that Vegas, pipeline-bound),
+		// none lost; draws + 167 … + 197 (looked at after): 2 gained,
+		// none lost
 		w.class, w.why = Degraded, degradedLossyPin
 	case noCalm && errorsUp && w.dropShare >= lostMostOpening && w.hasUtil && w.util >= unboundUtil:
 		// most of what completes lost before any calm level: a trace
