@@ -1118,11 +1118,7 @@ func TestLimitCycleTwoWindowsLong(t *testing.T) {
 	if r.Class != Oscillating {
 		t.Fatalf("class %s (confidence %.2f), want oscillating", r.Class, r.Confidence)
 	}
-	found := false
-	for _, f := range r.Findings {
-		found = found || f.Class == Oscillating && strings.Contains(f.Evidence.Summary, "limit cycle")
-	}
-	if !found {
+	if !saying(r, Oscillating, "limit cycle") {
 		t.Errorf("no oscillating finding names the limit cycle: %+v", r.Findings)
 	}
 }

@@ -582,9 +582,12 @@ func wantDegradedFinding(t *testing.T, name string, r Result, want bool) {
 }
 
 // degradedSaying reports whether a degraded finding of r says every part.
-func degradedSaying(r Result, parts ...string) bool {
+func degradedSaying(r Result, parts ...string) bool { return saying(r, Degraded, parts...) }
+
+// saying reports whether a finding of class c of r says every part.
+func saying(r Result, c Class, parts ...string) bool {
 	for _, f := range r.Findings {
-		if f.Class != Degraded {
+		if f.Class != c {
 			continue
 		}
 		all := true
