@@ -1253,3 +1253,44 @@ func TestMinRTTAveraged(t *testing.T) {
 		})
 	}
 }
+
+// A limit read less often than aliasInterval cannot show a swing faster
+// than two readings: a square wave between 100 and 40 every 30 s reads
+// oscillating at 1 s, and read every 30 s it is always caught at the same
+// phase, a flat 100. The result says so (oscillating among what the data
+// cannot fully support) instead of leaving "healthy" unqualified; at 15 s
+// nothing is listed.
+func TestCoarseReadingsNameTheSwingsTheyCannotSee(t *testing.T) {
+	swing := func(iv time.Duration) []trace.Sample {
+		n := int(30 * time.Minute / iv)
+		return synth(n, iv, func(i int) (float64, float64, float64, float64, float64, float64) {
+			at := time.Duration(i) * iv
+			l := 100.0
+			if at%(30*time.Second) >= 15*time.Second {
+				l = 40
+			}
+			return l, l, 20, 21, 0, 50 * iv.Seconds()
+		})
+	}
+	aliasNote := func(r Result) string {
+		for _, u := range r.Unreachable {
+			if u.Class == Oscillating {
+				return u.Reason
+			}
+		}
+		return ""
+	}
+	if r := Classify("x", swing(time.Second), Options{}); r.Class != Oscillating || aliasNote(r) != "" {
+		t.Errorf("read every second: %s, unreachable %q; want oscillating, nothing listed", r.Class, aliasNote(r))
+	}
+	if r := Classify("x", swing(15*time.Second), Options{}); aliasNote(r) != "" {
+		t.Errorf("read every 15 s: oscillating listed unreachable: %q", aliasNote(r))
+	}
+	r := Classify("x", swing(30*time.Second), Options{})
+	if r.Class == Oscillating {
+		t.Fatalf("read every 30 s the swing cannot be seen, yet the verdict is oscillating: %+v", r.Findings)
+	}
+	if note := aliasNote(r); !strings.Contains(note, "every 30 s") || !strings.Contains(note, "one per 60 s") {
+		t.Errorf("read every 30 s: the result does not name the swings it cannot see: %q", note)
+	}
+}

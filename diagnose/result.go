@@ -196,7 +196,7 @@ func (s *Stream) Result() Result {
 	}
 	findings = s.standingAgainstBaseline(findings)
 	r.Stats = s.stats(judged, windows)
-	r.Unreachable = s.unreachable()
+	r.Unreachable = s.unreachable(time.Duration(r.Stats.IntervalS * float64(time.Second)))
 	best := Insufficient
 	for c, n := range counts {
 		if n > 0 && Rank(c) > Rank(best) && (c != Oscillating || swingMakesVerdict(n, oscQueued, judged)) {
@@ -312,8 +312,14 @@ func (s *Stream) stats(judged, windows int) Stats {
 	return st
 }
 
-func (s *Stream) unreachable() []Unreachable {
+// unreachable names the verdicts the series cannot fully support: one it
+// lacks a column for, or a swing faster than its readings (interval, the
+// median between samples, past aliasInterval).
+func (s *Stream) unreachable(interval time.Duration) []Unreachable {
 	var u []Unreachable
+	if interval > aliasInterval {
+		u = append(u, Unreachable{Oscillating, fmt.Sprintf("the limit was read every %.0f s: a swing faster than one per %.0f s (two readings) cannot be seen and reads as a calm or noisy level; read it every %.0f s or more often to see one", interval.Seconds(), 2*interval.Seconds(), (aliasInterval / 2).Seconds())})
+	}
 	if s.have&trace.FieldInFlight == 0 {
 		u = append(u,
 			Unreachable{PipelineBound, "no in_flight series in this source (its preset or mapping has none): whether the limit binds cannot be seen; healthy means only stable and not degraded"},
