@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -438,5 +439,91 @@ func TestCompareOnADemoRecording(t *testing.T) {
 	}
 	if !strings.Contains(out, "recommendation: ") {
 		t.Fatalf("no recommendation line:\n%s", out)
+	}
+}
+
+// countingServer serves one real limiter gate, "orders", at a fixed limit
+// of 4 that is offered 6 requests every 250 ms: per second 8 are rejected,
+// and of the 16 let through 4 end dropped.
+func countingServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	m := limiterprom.NewCollector()
+	reg.MustRegister(m)
+	g := limiter.NewGate(limiter.GateConfig{Downstream: "orders", Limiter: &limiter.Fixed{N: 4}})
+	m.Add(g)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		tk := time.NewTicker(250 * time.Millisecond)
+		defer tk.Stop()
+		var held []limiter.Permit
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+			for i, p := range held {
+				if i == 0 {
+					p.Release(limiter.Dropped)
+				} else {
+					p.Release(limiter.Success)
+				}
+			}
+			held = held[:0]
+			for j := 0; j < 6; j++ {
+				if p, ok := g.TryAcquire(); ok {
+					held = append(held, p)
+				}
+			}
+		}
+	}()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Counters read from Prometheus are the events of each row's interval, as
+// a direct scrape gives them — also at a step equal to the scrape interval,
+// where an increase over the step holds one sample and came back empty:
+// every row lacked dropped and rejected.
+func TestRecordFromPrometheusKeepsCounters(t *testing.T) {
+	srv := countingServer(t)
+	promURL := startPrometheus(t, strings.TrimPrefix(srv.URL, "http://"))
+	// history for the backfill: a rate over a range longer than the
+	// series' life is extrapolated only half a scrape past its first
+	// sample, so rows are read once the series is older than the range
+	// (a minute at these steps)
+	time.Sleep(75 * time.Second)
+	dir := t.TempDir()
+	for _, iv := range []time.Duration{time.Second, 3 * time.Second} {
+		out := filepath.Join(dir, iv.String()+".csv")
+		_, errOut, code := run(t, "", "record", "--prom", promURL, "--selector", `{job="limiter"}`, "--backfill", "10s", "--duration", "1500ms", "--interval", iv.String(), "-o", out)
+		if code != 0 {
+			t.Fatalf("record --prom --interval %s: exit %d %s", iv, code, errOut)
+		}
+		rows, _, err := trace.ReadFile(out, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dropped, rejected []float64
+		for _, r := range rows {
+			if r.Target != "orders" {
+				t.Fatalf("unexpected target %q", r.Target)
+			}
+			if r.Has(trace.FieldDropped) && r.Has(trace.FieldRejected) {
+				dropped, rejected = append(dropped, r.Dropped), append(rejected, r.Rejected)
+			}
+		}
+		if len(rows) < 4 || len(dropped) < len(rows)*3/4 {
+			t.Fatalf("--interval %s: %d of %d rows carry dropped and rejected", iv, len(dropped), len(rows))
+		}
+		sort.Float64s(dropped)
+		sort.Float64s(rejected)
+		wantDropped, wantRejected := 4*iv.Seconds(), 8*iv.Seconds()
+		if d, r := dropped[len(dropped)/2], rejected[len(rejected)/2]; math.Abs(d-wantDropped) > 0.3*wantDropped || math.Abs(r-wantRejected) > 0.3*wantRejected {
+			t.Errorf("--interval %s: median dropped %.2f and rejected %.2f per row, want about %.0f and %.0f", iv, d, r, wantDropped, wantRejected)
+		}
 	}
 }

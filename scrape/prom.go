@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -100,6 +101,9 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	}
 	s := &PromSource{cfg: cfg, api: v1.NewAPI(client), lastTS: map[string]time.Time{}}
 	s.st = Status{Endpoint: Redact(cfg.URL), State: StatePending, Preset: cfg.Mapping.Name}
+	// summaries' means and counters' rates are read over four steps or a
+	// minute, whichever is longer: the range holds two scrapes or more at a
+	// scrape interval up to 30 s (a slower one needs a step of half of it)
 	rangeWin := model.Duration(max(4*cfg.Interval, time.Minute))
 	for i := range cfg.Mapping.Specs {
 		spec := &cfg.Mapping.Specs[i]
@@ -169,12 +173,19 @@ func (spec *Spec) Series(sel, name string) string {
 	return fmt.Sprintf("%s{%s}", name, strings.Join(ms, ","))
 }
 
+// buildQuery derives the PromQL for one mapped series. Summaries and
+// histograms are the mean over win; counters are their rate over win times
+// the step — the events of one step, as a direct scrape's increase since
+// the previous scrape gives them. Not increase over the step itself: a
+// range as long as the scrape interval holds one sample, and increase
+// needs two, so at a step equal to the scrape interval every counter came
+// back empty (dropped and rejected were missing from every row).
 func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
 	switch spec.Kind {
 	case Mean:
 		return fmt.Sprintf("rate(%s[%s]) / rate(%s[%s])", spec.Series(sel, spec.Match.Name+"_sum"), win, spec.Series(sel, spec.Match.Name+"_count"), win)
 	case Delta:
-		return fmt.Sprintf("increase(%s[%s])", spec.Series(sel, spec.Match.Name), step)
+		return fmt.Sprintf("rate(%s[%s]) * %s", spec.Series(sel, spec.Match.Name), win, strconv.FormatFloat(time.Duration(step).Seconds(), 'g', -1, 64))
 	}
 	return spec.Series(sel, spec.Match.Name)
 }
