@@ -33,11 +33,15 @@ type liveOptions struct {
 	prom, selector              string
 	backfill                    time.Duration
 	promQueries                 []string
+	// intervalSet reports whether --interval was given: with --prom an
+	// unset one is the scrape interval, read from the server
+	intervalSet func() bool
 }
 
 func (o *liveOptions) register(c *cobra.Command) {
 	f := c.Flags()
-	f.DurationVar(&o.interval, "interval", time.Second, "scrape or query interval")
+	f.DurationVar(&o.interval, "interval", time.Second, "scrape or query interval (with --prom: default the limit series' scrape interval, read from the server)")
+	o.intervalSet = func() bool { return f.Changed("interval") }
 	f.DurationVar(&o.timeout, "timeout", 0, "per-scrape timeout (default 80% of the interval)")
 	f.Int64Var(&o.maxBody, "max-body", scrape.DefaultMaxBody, "largest exposition accepted, bytes (after decompression)")
 	o.registerMapping(c, "auto")
@@ -157,7 +161,11 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 			}
 			queries[f] = expr
 		}
-		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: o.interval, Backfill: o.backfill, Timeout: o.timeout, Auth: o.auth()})
+		step := o.interval
+		if o.intervalSet != nil && !o.intervalSet() {
+			step = 0 // the scrape interval: a finer step repeats readings
+		}
+		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: step, Backfill: o.backfill, Timeout: o.timeout, Auth: o.auth()})
 		if err != nil {
 			return nil, usageError(asFlagError(err))
 		}

@@ -83,6 +83,13 @@ func freePort(t *testing.T) int {
 // evaluating the rule files given every second.
 func startPrometheus(t *testing.T, target string, ruleFiles ...string) string {
 	t.Helper()
+	return startPrometheusEvery(t, "1s", target, ruleFiles...)
+}
+
+// startPrometheusEvery is startPrometheus scraping every scrape (a
+// Prometheus duration, e.g. "3s").
+func startPrometheusEvery(t *testing.T, scrape, target string, ruleFiles ...string) string {
+	t.Helper()
 	bin := requireTool(t, "prometheus", "fleet mode is tested against a real server")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "prometheus.yml")
@@ -94,13 +101,13 @@ func startPrometheus(t *testing.T, target string, ruleFiles ...string) string {
 		}
 	}
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`global:
-  scrape_interval: 1s
+  scrape_interval: %s
   evaluation_interval: 1s
 %sscrape_configs:
   - job_name: limiter
     static_configs:
       - targets: [%q]
-`, rules, target)), 0o644)
+`, scrape, rules, target)), 0o644)
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
 	var logs strings.Builder
@@ -487,43 +494,68 @@ func countingServer(t *testing.T) *httptest.Server {
 // Counters read from Prometheus are the events of each row's interval, as
 // a direct scrape gives them — also at a step equal to the scrape interval,
 // where an increase over the step holds one sample and came back empty:
-// every row lacked dropped and rejected.
+// every row lacked dropped and rejected. Without --interval the step is the
+// limit series' scrape interval, read from the server: a finer step only
+// repeats each reading.
 func TestRecordFromPrometheusKeepsCounters(t *testing.T) {
 	srv := countingServer(t)
-	promURL := startPrometheus(t, strings.TrimPrefix(srv.URL, "http://"))
+	target := strings.TrimPrefix(srv.URL, "http://")
+	every1s, every3s := startPrometheus(t, target), startPrometheusEvery(t, "3s", target)
 	// history for the backfill: a rate over a range longer than the
 	// series' life is extrapolated only half a scrape past its first
 	// sample, so rows are read once the series is older than the range
 	// (a minute at these steps)
 	time.Sleep(75 * time.Second)
 	dir := t.TempDir()
-	for _, iv := range []time.Duration{time.Second, 3 * time.Second} {
-		out := filepath.Join(dir, iv.String()+".csv")
-		_, errOut, code := run(t, "", "record", "--prom", promURL, "--selector", `{job="limiter"}`, "--backfill", "10s", "--duration", "1500ms", "--interval", iv.String(), "-o", out)
+	i := 0
+	for _, c := range []struct {
+		prom     string
+		interval string // "": not given
+		want     time.Duration
+	}{
+		{every1s, "1s", time.Second},
+		{every1s, "3s", 3 * time.Second},
+		{every3s, "", 3 * time.Second},
+	} {
+		i++
+		name := fmt.Sprintf("scraped every %s, --interval %q", map[string]string{every1s: "1s", every3s: "3s"}[c.prom], c.interval)
+		out := filepath.Join(dir, fmt.Sprintf("%d.csv", i))
+		args := []string{"record", "--prom", c.prom, "--selector", `{job="limiter"}`, "--backfill", "20s", "--duration", "1500ms", "-o", out}
+		if c.interval != "" {
+			args = append(args, "--interval", c.interval)
+		}
+		_, errOut, code := run(t, "", args...)
 		if code != 0 {
-			t.Fatalf("record --prom --interval %s: exit %d %s", iv, code, errOut)
+			t.Fatalf("%s: exit %d %s", name, code, errOut)
 		}
 		rows, _, err := trace.ReadFile(out, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var dropped, rejected []float64
-		for _, r := range rows {
+		for k, r := range rows {
 			if r.Target != "orders" {
-				t.Fatalf("unexpected target %q", r.Target)
+				t.Fatalf("%s: unexpected target %q", name, r.Target)
+			}
+			if k > 0 && k < len(rows)-1 {
+				// the backfill's rows are a step apart (the last may be the
+				// follow's first instant query)
+				if gap := r.Time.Sub(rows[k-1].Time); gap != c.want {
+					t.Fatalf("%s: rows %d and %d are %s apart, want %s", name, k-1, k, gap, c.want)
+				}
 			}
 			if r.Has(trace.FieldDropped) && r.Has(trace.FieldRejected) {
 				dropped, rejected = append(dropped, r.Dropped), append(rejected, r.Rejected)
 			}
 		}
-		if len(rows) < 4 || len(dropped) < len(rows)*3/4 {
-			t.Fatalf("--interval %s: %d of %d rows carry dropped and rejected", iv, len(dropped), len(rows))
+		if len(rows) < 5 || len(dropped) < len(rows)*3/4 {
+			t.Fatalf("%s: %d of %d rows carry dropped and rejected", name, len(dropped), len(rows))
 		}
 		sort.Float64s(dropped)
 		sort.Float64s(rejected)
-		wantDropped, wantRejected := 4*iv.Seconds(), 8*iv.Seconds()
+		wantDropped, wantRejected := 4*c.want.Seconds(), 8*c.want.Seconds()
 		if d, r := dropped[len(dropped)/2], rejected[len(rejected)/2]; math.Abs(d-wantDropped) > 0.3*wantDropped || math.Abs(r-wantRejected) > 0.3*wantRejected {
-			t.Errorf("--interval %s: median dropped %.2f and rejected %.2f per row, want about %.0f and %.0f", iv, d, r, wantDropped, wantRejected)
+			t.Errorf("%s: median dropped %.2f and rejected %.2f per row, want about %.0f and %.0f", name, d, r, wantDropped, wantRejected)
 		}
 	}
 }

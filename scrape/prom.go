@@ -30,8 +30,11 @@ type PromConfig struct {
 	Mapping *Mapping
 	// Queries overrides the derived PromQL per field.
 	Queries map[trace.Field]string
-	// Interval is the query step and the follow period (default 1s... the
-	// data is only as fine as Prometheus' scrape interval).
+	// Interval is the query step and the follow period. Zero: the scrape
+	// interval of the limit series, measured on the server when Run starts
+	// (see DetectStep), or 1 s where it cannot be told — a finer step only
+	// repeats each scrape's reading, and windows sized from it hold too
+	// few readings to see a swing.
 	Interval time.Duration
 	// Backfill is how far back the first query_range reaches (0: none).
 	Backfill time.Duration
@@ -49,6 +52,8 @@ type PromConfig struct {
 // window, then instant queries follow live.
 type PromSource struct {
 	cfg     PromConfig
+	sel     string // the selector's label matchers, braces stripped
+	detect  bool   // Interval was zero: DetectStep when Run starts
 	api     v1.API
 	queries []promQuery
 	mu      sync.Mutex
@@ -68,7 +73,8 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	if cfg.URL == "" {
 		return nil, &ConfigError{Field: "PromConfig.URL", Err: errors.New("a Prometheus URL is needed")}
 	}
-	if cfg.Interval <= 0 {
+	detect := cfg.Interval <= 0
+	if detect {
 		cfg.Interval = time.Second
 	}
 	if cfg.Timeout <= 0 {
@@ -99,19 +105,27 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	if err != nil {
 		return nil, &ConfigError{Field: "PromConfig.URL", Value: Redact(cfg.URL), Err: err}
 	}
-	s := &PromSource{cfg: cfg, api: v1.NewAPI(client), lastTS: map[string]time.Time{}}
+	s := &PromSource{cfg: cfg, sel: sel, detect: detect, api: v1.NewAPI(client), lastTS: map[string]time.Time{}}
 	s.st = Status{Endpoint: Redact(cfg.URL), State: StatePending, Preset: cfg.Mapping.Name}
-	// summaries' means and counters' rates are read over four steps or a
-	// minute, whichever is longer: the range holds two scrapes or more at a
-	// scrape interval up to 30 s (a slower one needs a step of half of it)
+	s.build()
+	return s, nil
+}
+
+// build derives the queries for the current step. Summaries' means and
+// counters' rates are read over four steps or a minute, whichever is
+// longer: the range holds two scrapes or more at a scrape interval up to
+// 30 s (a slower one needs a step of half of it).
+func (s *PromSource) build() {
+	cfg := &s.cfg
 	rangeWin := model.Duration(max(4*cfg.Interval, time.Minute))
+	s.queries = s.queries[:0]
 	for i := range cfg.Mapping.Specs {
 		spec := &cfg.Mapping.Specs[i]
 		q := promQuery{field: spec.Field, unit: spec.Unit, match: &spec.Match}
 		if e, ok := cfg.Queries[spec.Field]; ok {
 			q.expr = e
 		} else {
-			q.expr = buildQuery(spec, sel, rangeWin, model.Duration(cfg.Interval))
+			q.expr = buildQuery(spec, s.sel, rangeWin, model.Duration(cfg.Interval))
 		}
 		s.queries = append(s.queries, q)
 	}
@@ -120,7 +134,81 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 			s.queries = append(s.queries, promQuery{field: f, expr: e})
 		}
 	}
-	return s, nil
+}
+
+// Step is the query step and follow period in use.
+func (s *PromSource) Step() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg.Interval
+}
+
+// maxDetectedStep bounds a measured scrape interval: Prometheus' own
+// default is a minute, and a gap of hours in one series is no interval.
+const maxDetectedStep = 5 * time.Minute
+
+// DetectStep measures the scrape interval of the limit series on the
+// server: the median spacing of one series' raw samples over the last
+// detectSpan. ok is false where it cannot be told (no limit query of the
+// mapping, no series yet, fewer than three samples).
+func (s *PromSource) DetectStep(ctx context.Context) (time.Duration, bool, error) {
+	var limit string
+	for _, q := range s.queries {
+		if q.field == trace.FieldLimit {
+			limit = q.expr
+		}
+	}
+	if limit == "" {
+		return 0, false, nil
+	}
+	now := s.cfg.Now()
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	v, _, err := s.api.Query(cctx, limit, now)
+	if err != nil {
+		return 0, false, fmt.Errorf("reading the limit series to measure the scrape interval: %w", err)
+	}
+	vec, ok := v.(model.Vector)
+	if !ok || len(vec) == 0 || len(vec[0].Metric) == 0 {
+		return 0, false, nil
+	}
+	// one series, by every label it has (its name among them)
+	m, _, err := s.api.Query(cctx, fmt.Sprintf("%s[%s]", seriesSelector(vec[0].Metric), model.Duration(detectSpan)), now)
+	if err != nil {
+		return 0, false, fmt.Errorf("reading the limit series' raw samples to measure the scrape interval: %w", err)
+	}
+	mat, ok := m.(model.Matrix)
+	if !ok || len(mat) == 0 || len(mat[0].Values) < 3 {
+		return 0, false, nil
+	}
+	vals := mat[0].Values
+	gaps := make([]float64, 0, len(vals)-1)
+	for i := 1; i < len(vals); i++ {
+		gaps = append(gaps, float64(vals[i].Timestamp-vals[i-1].Timestamp))
+	}
+	sort.Float64s(gaps)
+	step := (time.Duration(gaps[len(gaps)/2]) * time.Millisecond).Round(time.Second)
+	return min(max(step, time.Second), maxDetectedStep), true, nil
+}
+
+// detectSpan is how far back DetectStep reads one series' raw samples:
+// three scrapes at Prometheus' default interval of a minute, and no more
+// than a few hundred samples at 1 s.
+const detectSpan = 3 * time.Minute
+
+// seriesSelector writes a PromQL selector matching m exactly: its name (if
+// any) and every label, values quoted.
+func seriesSelector(m model.Metric) string {
+	names := make([]string, 0, len(m))
+	for l := range m {
+		names = append(names, string(l))
+	}
+	sort.Strings(names)
+	ms := make([]string, 0, len(names))
+	for _, l := range names {
+		ms = append(ms, fmt.Sprintf("%s=%s", l, strconv.Quote(string(m[model.LabelName(l)]))))
+	}
+	return "{" + strings.Join(ms, ",") + "}"
 }
 
 var selRe = regexp.MustCompile(`^\s*\{?(.*?)\}?\s*$`)
@@ -218,6 +306,18 @@ const BackfillChunk = 250
 
 // Run backfills, then follows until ctx ends.
 func (s *PromSource) Run(ctx context.Context, emit func(trace.Sample)) error {
+	if s.detect {
+		step, ok, err := s.DetectStep(ctx)
+		if err != nil {
+			s.note(err, 0)
+		}
+		if ok {
+			s.mu.Lock()
+			s.cfg.Interval = step
+			s.build()
+			s.mu.Unlock()
+		}
+	}
 	now := s.cfg.Now()
 	if s.cfg.Backfill > 0 {
 		span := time.Duration(BackfillChunk) * s.cfg.Interval

@@ -611,3 +611,51 @@ func TestLimitscopeMinRTTZeroIsNotMeasured(t *testing.T) {
 		t.Fatalf("a min RTT of 12 ms: %+v", e)
 	}
 }
+
+// DetectStep reads one limit series' raw samples and takes the median gap
+// as the step (a missed scrape does not move it), selecting that series by
+// every label it has, its hostile values quoted; where nothing answers it
+// says it cannot tell.
+func TestDetectStepReadsTheScrapeInterval(t *testing.T) {
+	var rangeQuery atomic.Value
+	series := `{"__name__":"limiter_limit","downstream":"a\"b\n\u001b[31m","job":"api"}`
+	var empty atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		q := r.Form.Get("query")
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case empty.Load():
+			io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[]}}`)
+		case strings.HasSuffix(q, "[3m]"):
+			rangeQuery.Store(q)
+			// 15 s apart, one scrape missed
+			io.WriteString(w, `{"status":"success","data":{"resultType":"matrix","result":[{"metric":`+series+`,"values":[[1000,"4"],[1015,"4"],[1030,"5"],[1060,"5"],[1075.002,"6"],[1090,"6"]]}]}}`)
+		default:
+			io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[{"metric":`+series+`,"value":[1090,"6"]}]}}`)
+		}
+	}))
+	defer srv.Close()
+	src, err := NewPromSource(PromConfig{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, ok, err := src.DetectStep(context.Background())
+	if err != nil || !ok || step != 15*time.Second {
+		t.Fatalf("DetectStep: %v %v %v, want 15s", step, ok, err)
+	}
+	if want := `{__name__="limiter_limit",downstream="a\"b\n\x1b[31m",job="api"}[3m]`; rangeQuery.Load() != want {
+		t.Errorf("raw samples read with %q, want %q", rangeQuery.Load(), want)
+	}
+	empty.Store(true)
+	if step, ok, err := src.DetectStep(context.Background()); ok || err != nil {
+		t.Fatalf("no limit series: DetectStep %v %v %v, want not ok", step, ok, err)
+	}
+	// Run without a step falls back to 1 s when it cannot be told
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	src.Run(ctx, func(trace.Sample) {})
+	if src.Step() != time.Second {
+		t.Fatalf("step %v after an undetectable scrape interval, want 1s", src.Step())
+	}
+}
