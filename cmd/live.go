@@ -139,6 +139,14 @@ func (o *liveOptions) auth() scrape.Auth {
 		BasicAuthUser: o.basicUser, BasicAuthPasswordFile: o.basicPassFile}
 }
 
+// stepOrigin says where a --prom source's step came from.
+func stepOrigin(o liveOptions) string {
+	if o.intervalSet != nil && o.intervalSet() {
+		return "--interval"
+	}
+	return "the limit series' scrape interval on the server, or 1s where it could not be read; --interval overrides it"
+}
+
 // source builds the live source for URLs or --prom.
 func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 	if o.interval <= 0 {

@@ -87,6 +87,9 @@ func runRecord(io *IOStreams, o *recordOptions, args []string) error {
 		return fmt.Errorf("writing %s: %w", o.out, err)
 	}
 	fmt.Fprintf(io.ErrOut, "recorded %d rows to %s\n", w.Rows(), o.out)
+	if p, ok := src.(*scrape.PromSource); ok {
+		fmt.Fprintf(io.ErrOut, "rows are %s apart (%s)\n", p.Step(), stepOrigin(o.live))
+	}
 	if n := w.Backwards(); n > 0 {
 		fmt.Fprintf(io.ErrOut, "warning: skipped %d rows that went back in time for their target (a restarted exporter?)\n", n)
 	}

@@ -528,6 +528,9 @@ func TestRecordFromPrometheusKeepsCounters(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", name, code, errOut)
 		}
+		if want := fmt.Sprintf("rows are %s apart", c.want); !strings.Contains(errOut, want) {
+			t.Errorf("%s: the command does not say %q: %s", name, want, errOut)
+		}
 		rows, _, err := trace.ReadFile(out, nil, nil)
 		if err != nil {
 			t.Fatal(err)
