@@ -306,13 +306,13 @@ const (
 	probeFilterSpan = 5 * time.Second
 	// aliasInterval: a limit read less often than every 20 s cannot show a
 	// swing faster than two readings (the sampling theorem): read every
-	// 30 s, go-concurrency-limits' AIMD sawing every 25–35 s in the
-	// simulator reads as a calm or noisy level. Measured on ten fresh draws of both suites
-	// (+ 151 … + 211), thinned to coarser readings: the simulator's
+	// 30 s, go-concurrency-limits' AIMD sawing every 25–35 s in the simulator
+	// reads as a calm or noisy level. Measured on ten fresh draws of both
+	// suites (+ 151 … + 211), thinned to coarser readings: the simulator's
 	// oscillating runs are recognised in 91–93 % read every 10 or 15 s
-	// (93–94 % at 1–5 s), 81–84 % every 30 s; the other classes stay
-	// within a few points. Past it the result names oscillating among
-	// what the data cannot fully support (Unreachable).
+	// (93–94 % at 1–5 s), 81–84 % every 30 s; the other classes stay within
+	// a few points. Past it the result names oscillating among what the data
+	// cannot fully support (Unreachable).
 	aliasInterval = 20 * time.Second
 	// idleUtil and burstFactor: idle-growth is the limit at its maximum with
 	// in-flight under 30 % of it, followed by in-flight jumping 3×.
