@@ -847,3 +847,31 @@ func TestSwampedAtAFlatLatency(t *testing.T) {
 func TestPinnedWithLossesNeedsDemandAgainstIt(t *testing.T) {
 	wantNoDegraded(t, "gcl-vegas", "gcl-vegas-light-load-stale-min.csv", PipelineBound)
 }
+
+// A trace's first window read "pinned with losses" before any calm level,
+// on the RTT standing 1.5× a min-RTT estimate taken before the limiter's
+// queue formed, takes the verdict of the window after it where that one
+// reads healthy at the same limit with the losses going on:
+// go-concurrency-limits v1.0.0's AIMD in the simulator, at 9 over a
+// capacity of 3 read every 5 s (testdata/gcl-aimd-opening-stale-min.csv,
+// the draw at seed + 167), loses a third of what it sends for six minutes
+// before its demand falls; its first window read degraded and the next
+// four, at the same limit and losses, healthy. The same opening whose
+// losses stop after the first window stays degraded there (a downstream
+// that recovered). Fails without settleOpening, or without its guard on
+// the losses going on.
+func TestOpeningPinnedOnAStaleMinRTTSettles(t *testing.T) {
+	wantNoDegraded(t, "gcl-aimd", "gcl-aimd-opening-stale-min.csv", PipelineBound)
+	smp := readTestdata(t, "gcl-aimd-opening-stale-min.csv")
+	recovered := make([]trace.Sample, len(smp))
+	for i, s := range smp {
+		if s.Time.Sub(smp[0].Time) >= 75*time.Second {
+			s.Dropped = 0
+		}
+		recovered[i] = s
+	}
+	r := Classify("gcl-aimd", recovered, Options{})
+	if r.Class != Degraded || !degradedSaying(r, "pinned at 9.0", "losses made 3") {
+		t.Errorf("losses that stop after the first window: %s, want its degraded finding kept (%+v)", r.Class, r.Findings)
+	}
+}

@@ -189,6 +189,9 @@ func (s *Stream) Result() Result {
 			if s.warmingUp() {
 				settleWarmUp(findings, counts, &oscQueued, w)
 			}
+			if s.openedPinned() {
+				settleOpening(findings, counts, w)
+			}
 			judged++
 			tally(counts, &oscQueued, w)
 			findings = s.addVerdict(findings, w)
