@@ -152,13 +152,19 @@ const maxDetectedStep = 5 * time.Minute
 // detectSpan. ok is false where it cannot be told (no limit query of the
 // mapping, no series yet, fewer than three samples).
 func (s *PromSource) DetectStep(ctx context.Context) (time.Duration, bool, error) {
-	var limit string
-	for _, q := range s.queries {
-		if q.field == trace.FieldLimit {
-			limit = q.expr
+	// the limit's raw series (a summary's _count), so that the series
+	// found carries its name; an explicit limit query is taken as given
+	limit, ok := s.cfg.Queries[trace.FieldLimit]
+	for i := range s.cfg.Mapping.Specs {
+		if spec := &s.cfg.Mapping.Specs[i]; !ok && spec.Field == trace.FieldLimit {
+			name := spec.Match.Name
+			if spec.Kind == Mean {
+				name += "_count"
+			}
+			limit, ok = spec.Series(s.sel, name), true
 		}
 	}
-	if limit == "" {
+	if !ok {
 		return 0, false, nil
 	}
 	now := s.cfg.Now()
