@@ -651,6 +651,25 @@ func TestDetectStepReadsTheScrapeInterval(t *testing.T) {
 	if step, ok, err := src.DetectStep(context.Background()); ok || err != nil {
 		t.Fatalf("no limit series: DetectStep %v %v %v, want not ok", step, ok, err)
 	}
+	// a summary's limit (Vector's) is found by its raw _count series, which
+	// carries its name; a rate over it would not
+	var firstQuery atomic.Value
+	vec := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		firstQuery.CompareAndSwap(nil, r.Form.Get("query"))
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[]}}`)
+	}))
+	defer vec.Close()
+	m := Presets["vector"]
+	vsrc, err := NewPromSource(PromConfig{URL: vec.URL, Mapping: &m, Selector: `{job="vector"}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vsrc.DetectStep(context.Background())
+	if want := `{__name__=~"(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?adaptive_concurrency_limit_count",job="vector"}`; firstQuery.Load() != want {
+		t.Errorf("Vector's limit found with %q, want %q", firstQuery.Load(), want)
+	}
 	// Run without a step falls back to 1 s when it cannot be told
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
