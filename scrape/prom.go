@@ -272,8 +272,10 @@ func (spec *Spec) Series(sel, name string) string {
 // the step — the events of one step, as a direct scrape's increase since
 // the previous scrape gives them. Not increase over the step itself: a
 // range as long as the scrape interval holds one sample, and increase
-// needs two, so at a step equal to the scrape interval every counter came
-// back empty (dropped and rejected were missing from every row).
+// needs two (prometheus/prometheus promql/functions.go, extrapolatedRate,
+// returns nothing for fewer), so at a step equal to the scrape interval
+// every counter came back empty (dropped and rejected were missing from
+// every row).
 func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
 	switch spec.Kind {
 	case Mean:
