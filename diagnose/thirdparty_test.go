@@ -282,8 +282,10 @@ var families = []family{
 		swinging: func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.5, int(max(2, c/8))) },
 		// raised from heldOutFloor at 95 % once a limit had to fall to half
 		// (collapseDrop, not 60 %) to be pinned low: AIMD holding above a
-		// capacity step to 60 % is no longer read as slower
-		floor: 0.90,
+		// capacity step to 60 % is no longer read as slower; held at the
+		// target once a first window pinned on a stale min RTT took the
+		// next window's verdict (settleOpening: 95 % → 100 %)
+		floor: 0.95,
 	},
 	// Envoy's gradient controller and Vector's ARC (limiter.Envoy and
 	// limiter.Vector, written from their documentation), fed every request
