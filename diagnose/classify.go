@@ -656,10 +656,6 @@ type windowStats struct {
 	why                   degradedEvidence
 	rttThirds, utilThirds thirdsOnce
 	dropCalm              float64
-	// pinnedOnQueue: degradedLossyPin decided, before any calm level of
-	// losses and off the floor, on the RTT standing 1.5× the min RTT
-	// (settleOpening may take it back)
-	pinnedOnQueue bool
 	// rttAt is the RTT's median in the window that set the min-RTT
 	// baseline (0: not measured): a slower verdict decided by the RTT's
 	// rise (the min-RTT estimate stale) says it against this
@@ -999,12 +995,7 @@ func (s *Stream) closeWindow(end int64) {
 
 // commit records a judged window as a finding and updates the baselines.
 func (s *Stream) commit(w windowStats) {
-	if s.warmingUp() {
-		settleWarmUp(s.findings, s.counts, &s.oscQueued, w)
-	}
-	if s.openedPinned() {
-		settleOpening(s.findings, s.counts, w)
-	}
+	s.settleFirst(s.findings, s.counts, &s.oscQueued, w)
 	s.judged++
 	tally(s.counts, &s.oscQueued, w)
 	s.floor = w.floor
@@ -1095,38 +1086,47 @@ func (s *Stream) calmLosses(w *windowStats) bool {
 	return w.hasUtil && w.util >= idleUtilNoReject && !(w.hasRejShare && w.rejShare >= swampedCalm) && !s.limitGrew(w)
 }
 
-// warmingUp reports a trace whose only judged window so far was
-// oscillating: the limiter may be leaving its initial limit (settleWarmUp
-// judges it by the window after).
-func (s *Stream) warmingUp() bool { return s.judged == 1 && s.counts[Oscillating] == 1 }
-
-// settleWarmUp re-judges a trace's first window, oscillating, as healthy
-// when w, the window after it, is healthy and does not swing: a limiter
-// leaving its initial limit overshoots and turns back a few times before it
-// settles (warm-up), while a mis-tuned one goes on swinging. The first
-// window's finding (the only verdict so far) becomes a healthy one that w
-// extends and speaks for; queued counts it out of the windows that swung
-// over a standing queue where it was one.
-func settleWarmUp(fs []Finding, counts map[Class]int, queued *int, w windowStats) {
-	i := lastVerdict(fs)
-	if w.class != Healthy || w.swings() || i < 0 || fs[i].Class != Oscillating {
+// settleFirst re-judges a trace's first window, its only judged window so
+// far, by w, the window after it: an oscillating one as a limiter leaving
+// its initial limit (settleWarmUp), a degraded one as pinned on a min RTT
+// that predated its queue (settleOpening). fs, counts and queued are the
+// findings and tallies to amend (the stream's, or Result's copies).
+func (s *Stream) settleFirst(fs []Finding, counts map[Class]int, queued *int, w windowStats) {
+	if s.judged != 1 || w.class != Healthy {
 		return
 	}
-	counts[Oscillating]--
-	counts[Healthy]++
-	f := &fs[i]
-	if f.w.swungOverQueue() {
-		*queued--
+	i := lastVerdict(fs)
+	if i < 0 {
+		return
 	}
+	f := &fs[i]
+	switch {
+	case s.counts[Oscillating] == 1 && settleWarmUp(f, w):
+		if f.w.swungOverQueue() {
+			*queued--
+		}
+	case s.counts[Degraded] == 1 && settleOpening(f, w):
+	default:
+		return
+	}
+	counts[f.Class]--
+	counts[Healthy]++
 	f.Class, f.Severity, f.strength = Healthy, SeverityOf(Healthy), math.Inf(-1)
 	f.w.class = Healthy
 }
 
-// openedPinned reports a trace whose only judged window so far was
-// degraded (settleOpening judges it by the window after).
-func (s *Stream) openedPinned() bool { return s.judged == 1 && s.counts[Degraded] == 1 }
+// settleWarmUp: a trace's first window, oscillating (f), is healthy
+// when w, the window after it, is healthy and does not swing: a limiter
+// leaving its initial limit overshoots and turns back a few times before it
+// settles (warm-up), while a mis-tuned one goes on swinging. The first
+// window's finding (the only verdict so far) becomes a healthy one that w
+// extends and speaks for, counted out of the windows that swung over a
+// standing queue where it was one.
+func settleWarmUp(f *Finding, w windowStats) bool {
+	return f.Class == Oscillating && !w.swings()
+}
 
-// settleOpening re-judges a trace's first window as healthy where it was
+// settleOpening: a trace's first window (f) is healthy where it was
 // degraded only as pinned with losses before any calm level, on the RTT
 // standing 1.5× a min RTT (pinnedOnQueue), and w, the window after it,
 // reads healthy at the same limit (within one jitter) with the losses
@@ -1135,8 +1135,8 @@ func (s *Stream) openedPinned() bool { return s.judged == 1 && s.counts[Degraded
 // to the queued RTT, and the same limit losing the same share reads
 // healthy — a limiter probing the shed point of a small downstream
 // (go-concurrency-limits' AIMD at 9 over a capacity of 3, losing a
-// third). One
-// state is not two verdicts: the first window takes the second's. A
+// third). One state is not two verdicts: the first window takes the
+// second's. A
 // downstream truly degraded from the trace's start keeps the next window
 // degraded, or its losses stop with a recovery. Measured on the twelve
 // tuning draws of both suites (whole and cut to their middle) and on ten
@@ -1151,20 +1151,21 @@ func (s *Stream) openedPinned() bool { return s.judged == 1 && s.counts[Degraded
 // rule was set (2,452 traces): 3 gained, none lost. The held-out half,
 // looked at once after: the simulator's AIMD 97.5 → 100 % by truth
 // (95 → 100 % by intent).
-func settleOpening(fs []Finding, counts map[Class]int, w windowStats) {
-	i := lastVerdict(fs)
-	if w.class != Healthy || i < 0 || fs[i].Class != Degraded {
-		return
-	}
-	f := &fs[i]
-	if !f.w.pinnedOnQueue || math.Abs(w.limitMed-f.w.limitMed) > jitter(f.w.limitMed) || !w.hasDropShare || w.dropShare < f.w.dropShare/2 {
-		return
-	}
-	counts[Degraded]--
-	counts[Healthy]++
-	f.Class, f.Severity, f.strength = Healthy, SeverityOf(Healthy), math.Inf(-1)
-	f.w.class = Healthy
+func settleOpening(f *Finding, w windowStats) bool {
+	return f.Class == Degraded && f.w.pinnedOnQueue() && math.Abs(w.limitMed-f.w.limitMed) <= jitter(f.w.limitMed) &&
+		w.hasDropShare && w.dropShare >= f.w.dropShare/2
 }
+
+// pinnedOnQueue: degradedLossyPin decided before any calm level of losses
+// (dropCalm +Inf) and off the floor, so on the RTT standing 1.5× the min
+// RTT (settleOpening may take it back).
+func (w *windowStats) pinnedOnQueue() bool {
+	return w.why == degradedLossyPin && math.IsInf(w.dropCalm, 1) && !w.atFloor()
+}
+
+// atFloor: the limit nailed to one value (a limiter held at its configured
+// minimum) or at 1–2.
+func (w *windowStats) atFloor() bool { return w.p90 == w.p10 || w.limitMed <= floorJitter }
 
 func strength(w windowStats) float64 {
 	switch w.class {
@@ -1567,7 +1568,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// point of a healthy downstream (AIMD and Vector flipping between 8 and
 	// 9 at a capacity of 3, the excess demand refused as fast errors)
 	nailed := w.p90 == w.p10
-	atFloor := nailed || w.limitMed <= floorJitter
+	atFloor := w.atFloor()
 	// at a bound: nailed to one value where the limiter's limit is
 	// continuous (it has taken fractional values), or at 1–2; an integer
 	// limit (Vegas at 14) may sit on one value at its own equilibrium
@@ -1729,7 +1730,6 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// none lost; draws + 167 … + 197 (looked at after): 2 gained,
 		// none lost
 		w.class, w.why = Degraded, degradedLossyPin
-		w.pinnedOnQueue = noCalm && !atFloor
 	case noCalm && errorsUp && w.dropShare >= lostMostOpening && w.hasUtil && w.util >= unboundUtil:
 		// most of what completes lost before any calm level: a trace
 		// that opens on a failing downstream (lostMostOpening)

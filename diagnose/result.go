@@ -186,12 +186,7 @@ func (s *Stream) Result() Result {
 		// after judged windows needs half a window
 		windows++
 		if w, ok := s.judge(s.windowPoints(addSat(s.last, 1)), partialStart, addSat(s.last, 1)); ok {
-			if s.warmingUp() {
-				settleWarmUp(findings, counts, &oscQueued, w)
-			}
-			if s.openedPinned() {
-				settleOpening(findings, counts, w)
-			}
+			s.settleFirst(findings, counts, &oscQueued, w)
 			judged++
 			tally(counts, &oscQueued, w)
 			findings = s.addVerdict(findings, w)
