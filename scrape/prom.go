@@ -155,13 +155,9 @@ func (s *PromSource) DetectStep(ctx context.Context) (time.Duration, bool, error
 	// the limit's raw series (a summary's _count), so that the series
 	// found carries its name; an explicit limit query is taken as given
 	limit, ok := s.cfg.Queries[trace.FieldLimit]
-	for i := range s.cfg.Mapping.Specs {
-		if spec := &s.cfg.Mapping.Specs[i]; !ok && spec.Field == trace.FieldLimit {
-			name := spec.Match.Name
-			if spec.Kind == Mean {
-				name += "_count"
-			}
-			limit, ok = spec.Series(s.sel, name), true
+	for i := 0; !ok && i < len(s.cfg.Mapping.Specs); i++ {
+		if spec := &s.cfg.Mapping.Specs[i]; spec.Field == trace.FieldLimit {
+			limit, ok = spec.Series(s.sel, spec.scrapedName()), true
 		}
 	}
 	if !ok {
@@ -267,6 +263,15 @@ func (spec *Spec) Series(sel, name string) string {
 	return fmt.Sprintf("%s{%s}", name, strings.Join(ms, ","))
 }
 
+// scrapedName is the name of one series the spec's metric is scraped as:
+// its own, or a summary's or histogram's _count.
+func (spec *Spec) scrapedName() string {
+	if spec.Kind == Mean {
+		return spec.Match.Name + "_count"
+	}
+	return spec.Match.Name
+}
+
 // buildQuery derives the PromQL for one mapped series. Summaries and
 // histograms are the mean over win; counters are their rate over win times
 // the step — the events of one step, as a direct scrape's increase since
@@ -279,7 +284,7 @@ func (spec *Spec) Series(sel, name string) string {
 func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
 	switch spec.Kind {
 	case Mean:
-		return fmt.Sprintf("rate(%s[%s]) / rate(%s[%s])", spec.Series(sel, spec.Match.Name+"_sum"), win, spec.Series(sel, spec.Match.Name+"_count"), win)
+		return fmt.Sprintf("rate(%s[%s]) / rate(%s[%s])", spec.Series(sel, spec.Match.Name+"_sum"), win, spec.Series(sel, spec.scrapedName()), win)
 	case Delta:
 		return fmt.Sprintf("rate(%s[%s]) * %s", spec.Series(sel, spec.Match.Name), win, strconv.FormatFloat(time.Duration(step).Seconds(), 'g', -1, 64))
 	}
