@@ -25,48 +25,57 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// metricsServer serves two real limiter gates whose limit steps every
-// period and whose in-flight is held by permits.
-func metricsServer(t *testing.T, period time.Duration) *httptest.Server {
+// serveGates serves the gates' metrics (limiterprom) over HTTP and calls
+// tick(i), i = 1, 2, …, every period until the test ends.
+func serveGates(t *testing.T, period time.Duration, tick func(i int), gates ...*limiter.Gate) *httptest.Server {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	m := limiterprom.NewCollector()
 	reg.MustRegister(m)
-	pay := &limiter.Fixed{N: 10}
-	gp := limiter.NewGate(limiter.GateConfig{Downstream: "payments", Limiter: pay})
-	gs := limiter.NewGate(limiter.GateConfig{Downstream: "search", Limiter: &limiter.Fixed{N: 5}})
-	m.Add(gp)
-	m.Add(gs)
-	for i := 0; i < 3; i++ {
-		gs.TryAcquire() // held: search's in-flight stays 3
+	for _, g := range gates {
+		m.Add(g)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
 		tk := time.NewTicker(period)
 		defer tk.Stop()
-		var held []limiter.Permit
 		for i := 1; ; i++ {
 			select {
 			case <-ctx.Done():
 				return
 			case <-tk.C:
 			}
-			gp.Update(func(l limiter.Limiter) { l.(*limiter.Fixed).N = float64(10 + i%7) })
-			for _, p := range held {
-				p.Release(limiter.Success)
-			}
-			held = held[:0]
-			for j := 0; j < i%5; j++ {
-				if p, ok := gp.TryAcquire(); ok {
-					held = append(held, p)
-				}
-			}
+			tick(i)
 		}
 	}()
 	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// metricsServer serves two real limiter gates whose limit steps every
+// period and whose in-flight is held by permits.
+func metricsServer(t *testing.T, period time.Duration) *httptest.Server {
+	t.Helper()
+	gp := limiter.NewGate(limiter.GateConfig{Downstream: "payments", Limiter: &limiter.Fixed{N: 10}})
+	gs := limiter.NewGate(limiter.GateConfig{Downstream: "search", Limiter: &limiter.Fixed{N: 5}})
+	for i := 0; i < 3; i++ {
+		gs.TryAcquire() // held: search's in-flight stays 3
+	}
+	var held []limiter.Permit
+	return serveGates(t, period, func(i int) {
+		gp.Update(func(l limiter.Limiter) { l.(*limiter.Fixed).N = float64(10 + i%7) })
+		for _, p := range held {
+			p.Release(limiter.Success)
+		}
+		held = held[:0]
+		for j := 0; j < i%5; j++ {
+			if p, ok := gp.TryAcquire(); ok {
+				held = append(held, p)
+			}
+		}
+	}, gp, gs)
 }
 
 func freePort(t *testing.T) int {
@@ -454,41 +463,23 @@ func TestCompareOnADemoRecording(t *testing.T) {
 // and of the 16 let through 4 end dropped.
 func countingServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	reg := prometheus.NewRegistry()
-	m := limiterprom.NewCollector()
-	reg.MustRegister(m)
 	g := limiter.NewGate(limiter.GateConfig{Downstream: "orders", Limiter: &limiter.Fixed{N: 4}})
-	m.Add(g)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go func() {
-		tk := time.NewTicker(250 * time.Millisecond)
-		defer tk.Stop()
-		var held []limiter.Permit
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tk.C:
-			}
-			for i, p := range held {
-				if i == 0 {
-					p.Release(limiter.Dropped)
-				} else {
-					p.Release(limiter.Success)
-				}
-			}
-			held = held[:0]
-			for j := 0; j < 6; j++ {
-				if p, ok := g.TryAcquire(); ok {
-					held = append(held, p)
-				}
+	var held []limiter.Permit
+	return serveGates(t, 250*time.Millisecond, func(int) {
+		for i, p := range held {
+			if i == 0 {
+				p.Release(limiter.Dropped)
+			} else {
+				p.Release(limiter.Success)
 			}
 		}
-	}()
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	t.Cleanup(srv.Close)
-	return srv
+		held = held[:0]
+		for j := 0; j < 6; j++ {
+			if p, ok := g.TryAcquire(); ok {
+				held = append(held, p)
+			}
+		}
+	}, g)
 }
 
 // Counters read from Prometheus are the events of each row's interval, as
