@@ -139,9 +139,13 @@ func (o *liveOptions) auth() scrape.Auth {
 		BasicAuthUser: o.basicUser, BasicAuthPasswordFile: o.basicPassFile}
 }
 
+// intervalGiven reports whether --interval was given (options built
+// without the flag set take it as given).
+func (o *liveOptions) intervalGiven() bool { return o.intervalSet == nil || o.intervalSet() }
+
 // stepOrigin says where a --prom source's step came from.
 func stepOrigin(o liveOptions) string {
-	if o.intervalSet != nil && o.intervalSet() {
+	if o.intervalGiven() {
 		return "--interval"
 	}
 	return "the limit series' scrape interval on the server, or 1s where it could not be read; --interval overrides it"
@@ -170,7 +174,7 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 			queries[f] = expr
 		}
 		step := o.interval
-		if o.intervalSet != nil && !o.intervalSet() {
+		if !o.intervalGiven() {
 			step = 0 // the scrape interval: a finer step repeats readings
 		}
 		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: step, Backfill: o.backfill, Timeout: o.timeout, Auth: o.auth()})
