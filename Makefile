@@ -46,6 +46,7 @@ fuzz:
 	$(GO) test ./limiter $(FUZZ) -fuzz '^FuzzGradientStaysFiniteAndBounded$$'
 	$(GO) test ./limiter/sim $(FUZZ) -fuzz '^FuzzParseScenario$$'
 	$(GO) test ./scrape $(FUZZ) -fuzz '^FuzzMapExposition$$'
+	$(GO) test ./scrape $(FUZZ) -fuzz '^FuzzScrapeIntervals$$'
 	$(GO) test ./report $(FUZZ) -fuzz '^FuzzDiagnose$$'
 	$(GO) test ./report $(FUZZ) -fuzz '^FuzzReportWriters$$'
 	$(GO) test ./safetext $(FUZZ) -fuzz '^FuzzEveryOutputKind$$'

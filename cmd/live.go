@@ -143,12 +143,13 @@ func (o *liveOptions) auth() scrape.Auth {
 // without the flag set take it as given).
 func (o *liveOptions) intervalGiven() bool { return o.intervalSet == nil || o.intervalSet() }
 
-// stepOrigin says where a --prom source's step came from.
-func stepOrigin(o liveOptions) string {
-	if o.intervalGiven() {
+// stepOrigin says where a --prom source's step came from (the phrase a
+// status carries), naming the flag that sets it.
+func stepOrigin(from string) string {
+	if from == scrape.StepGiven {
 		return "--interval"
 	}
-	return "the limit series' scrape interval on the server, or 1s where it could not be read; --interval overrides it"
+	return from + "; --interval overrides it"
 }
 
 // source builds the live source for URLs or --prom.

@@ -87,8 +87,8 @@ func runRecord(io *IOStreams, o *recordOptions, args []string) error {
 		return fmt.Errorf("writing %s: %w", o.out, err)
 	}
 	fmt.Fprintf(io.ErrOut, "recorded %d rows to %s\n", w.Rows(), o.out)
-	if p, ok := src.(*scrape.PromSource); ok {
-		fmt.Fprintf(io.ErrOut, "rows are %s apart (%s)\n", p.Step(), stepOrigin(o.live))
+	if sum := scrape.Summarize(src.Statuses()); sum.Step > 0 {
+		fmt.Fprintf(io.ErrOut, "rows are %s apart (%s)\n", sum.Step, stepOrigin(sum.StepFrom))
 	}
 	if n := w.Backwards(); n > 0 {
 		fmt.Fprintf(io.ErrOut, "warning: skipped %d rows that went back in time for their target (a restarted exporter?)\n", n)

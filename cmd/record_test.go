@@ -20,6 +20,7 @@ import (
 
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/limiterprom"
+	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -550,6 +551,35 @@ func TestRecordFromPrometheusKeepsCounters(t *testing.T) {
 		wantDropped, wantRejected := 4*c.want.Seconds(), 8*c.want.Seconds()
 		if d, r := dropped[len(dropped)/2], rejected[len(rejected)/2]; math.Abs(d-wantDropped) > 0.3*wantDropped || math.Abs(r-wantRejected) > 0.3*wantRejected {
 			t.Errorf("%s: median dropped %.2f and rejected %.2f per row, want about %.0f and %.0f", name, d, r, wantDropped, wantRejected)
+		}
+	}
+	// an aggregate limit query names no series whose samples could be
+	// measured: the step is the scrape interval of the server's
+	// configuration, and the command says so
+	out := filepath.Join(dir, "sum.csv")
+	_, errOut, code := run(t, "", "record", "--prom", every3s, "--prom-query", `limit=sum(limiter_limit{job="limiter"})`, "--backfill", "20s", "--duration", "1500ms", "-o", out)
+	if code != 0 {
+		t.Fatalf("aggregate limit query: exit %d %s", code, errOut)
+	}
+	if want := "rows are 3s apart (" + scrape.StepConfigured; !strings.Contains(errOut, want) {
+		t.Errorf("aggregate limit query: the command does not say %q: %s", want, errOut)
+	}
+	rows, _, err := trace.ReadFile(out, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sums []time.Time
+	for _, r := range rows {
+		if r.Target == trace.DefaultTarget && r.Has(trace.FieldLimit) {
+			sums = append(sums, r.Time)
+		}
+	}
+	if len(sums) < 5 {
+		t.Fatalf("aggregate limit query: %d rows of the summed limit", len(sums))
+	}
+	for k := 1; k < len(sums)-1; k++ {
+		if gap := sums[k].Sub(sums[k-1]); gap != 3*time.Second {
+			t.Fatalf("aggregate limit query: rows %d and %d are %s apart, want 3s", k-1, k, gap)
 		}
 	}
 }

@@ -18,6 +18,9 @@ import (
 func StatusLine(sts []scrape.Status) string {
 	m := scrape.Summarize(sts)
 	line := fmt.Sprintf("endpoints %d up, %d down, %d stale; %d targets", m.Up, m.Down, m.Stale, m.Targets)
+	if m.Step > 0 {
+		line += fmt.Sprintf("; readings %s apart", m.Step)
+	}
 	if len(m.Reasons) > 0 {
 		line += " — " + safetext.Terminal(m.Reasons[0])
 		if len(m.Reasons) > 1 {

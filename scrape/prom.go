@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/api"
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/limitscope/limitscope/trace"
 )
@@ -31,10 +32,11 @@ type PromConfig struct {
 	// Queries overrides the derived PromQL per field.
 	Queries map[trace.Field]string
 	// Interval is the query step and the follow period. Zero: the scrape
-	// interval of the limit series, measured on the server when Run starts
-	// (see DetectStep), or 1 s where it cannot be told — a finer step only
-	// repeats each scrape's reading, and windows sized from it hold too
-	// few readings to see a swing.
+	// interval of the limit series, measured on the server when Run starts,
+	// else the server's configured one (see DetectStep), or 1 s where
+	// neither can be read — a finer step only repeats each scrape's
+	// reading, and windows sized from it hold too few readings to see a
+	// swing.
 	Interval time.Duration
 	// Backfill is how far back the first query_range reaches (0: none).
 	Backfill time.Duration
@@ -107,6 +109,9 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	}
 	s := &PromSource{cfg: cfg, sel: sel, detect: detect, api: v1.NewAPI(client), lastTS: map[string]time.Time{}}
 	s.st = Status{Endpoint: Redact(cfg.URL), State: StatePending, Preset: cfg.Mapping.Name}
+	if !detect {
+		s.st.Step, s.st.StepFrom = cfg.Interval, StepGiven
+	}
 	s.build()
 	return s, nil
 }
@@ -147,11 +152,39 @@ func (s *PromSource) Step() time.Duration {
 // default is a minute, and a gap of hours in one series is no interval.
 const maxDetectedStep = 5 * time.Minute
 
-// DetectStep measures the scrape interval of the limit series on the
+// Where a PromSource's step came from, as a user reads it after "rows are
+// 15s apart (…)". StepGiven is PromConfig.Interval; the others are what
+// DetectStep found.
+const (
+	StepGiven      = "given"
+	StepMeasured   = "the limit series' scrape interval on the server"
+	StepConfigured = "the scrape interval in the server's configuration: the limit series could not be read to measure it"
+	StepDefault    = "1s: the scrape interval could neither be measured on the limit series nor read from the server's configuration"
+)
+
+// DetectStep finds the query step that reads each scrape once: the scrape
+// interval of the limit series measured on the server (seriesStep), else
+// the scrape interval in the server's configuration (an aggregate query
+// whose result names no series; Thanos and Mimir serve no configuration),
+// else 1 s. from says which, in a phrase (StepMeasured, StepConfigured or
+// a variant of it, StepDefault); err is why the series could not be read,
+// if it failed.
+func (s *PromSource) DetectStep(ctx context.Context) (step time.Duration, from string, err error) {
+	step, ok, err := s.seriesStep(ctx)
+	if ok {
+		return step, StepMeasured, nil
+	}
+	if step, from, ok := s.configuredStep(ctx); ok {
+		return step, from, err
+	}
+	return time.Second, StepDefault, err
+}
+
+// seriesStep measures the scrape interval of the limit series on the
 // server: the median spacing of one series' raw samples over the last
 // detectSpan. ok is false where it cannot be told (no limit query of the
-// mapping, no series yet, fewer than three samples).
-func (s *PromSource) DetectStep(ctx context.Context) (time.Duration, bool, error) {
+// mapping, no series yet or one without labels, fewer than three samples).
+func (s *PromSource) seriesStep(ctx context.Context) (time.Duration, bool, error) {
 	// the limit's raw series (a summary's _count), so that the series
 	// found carries its name; an explicit limit query is taken as given
 	limit, ok := s.cfg.Queries[trace.FieldLimit]
@@ -197,6 +230,71 @@ func (s *PromSource) DetectStep(ctx context.Context) (time.Duration, bool, error
 // three scrapes at Prometheus' default interval of a minute, and no more
 // than a few hundred samples at 1 s.
 const detectSpan = 3 * time.Minute
+
+// configuredStep reads the scrape intervals of the server's configuration
+// (/api/v1/status/config, every job's interval filled in): where every job
+// scrapes at one interval, that; where they differ, the shortest, which
+// repeats a slower job's readings but loses none of a faster one's. ok is
+// false where the server serves no configuration or it names no interval.
+func (s *PromSource) configuredStep(ctx context.Context) (step time.Duration, from string, ok bool) {
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	cfg, err := s.api.Config(cctx)
+	if err != nil {
+		return 0, "", false
+	}
+	lo, hi, ok := scrapeIntervals(cfg.YAML)
+	if !ok {
+		return 0, "", false
+	}
+	from = StepConfigured
+	if hi != lo {
+		from = fmt.Sprintf("the shortest scrape interval in the server's configuration, whose jobs scrape every %s to %s: the limit series could not be read to measure it", model.Duration(lo), model.Duration(hi))
+	}
+	return min(max(lo, time.Second), maxDetectedStep), from, true
+}
+
+// scrapeIntervals returns the shortest and longest scrape interval of a
+// Prometheus configuration: every scrape job's, or the global one where a
+// job names none (or there are no jobs). ok is false where none parses.
+func scrapeIntervals(config string) (lo, hi time.Duration, ok bool) {
+	var c struct {
+		Global struct {
+			ScrapeInterval string `yaml:"scrape_interval"`
+		} `yaml:"global"`
+		ScrapeConfigs []struct {
+			ScrapeInterval string `yaml:"scrape_interval"`
+		} `yaml:"scrape_configs"`
+	}
+	if yaml.Unmarshal([]byte(config), &c) != nil {
+		return 0, 0, false
+	}
+	global := c.Global.ScrapeInterval
+	intervals := []string{global}
+	if len(c.ScrapeConfigs) > 0 {
+		intervals = intervals[:0]
+	}
+	for _, j := range c.ScrapeConfigs {
+		if j.ScrapeInterval == "" {
+			j.ScrapeInterval = global
+		}
+		intervals = append(intervals, j.ScrapeInterval)
+	}
+	for _, iv := range intervals {
+		d, err := model.ParseDuration(iv)
+		if err != nil || d <= 0 {
+			continue
+		}
+		if !ok || time.Duration(d) < lo {
+			lo = time.Duration(d)
+		}
+		if !ok || time.Duration(d) > hi {
+			hi = time.Duration(d)
+		}
+		ok = true
+	}
+	return lo, hi, ok
+}
 
 // seriesSelector writes a PromQL selector matching m exactly: its name (if
 // any) and every label, values quoted.
@@ -320,16 +418,14 @@ const BackfillChunk = 250
 // Run backfills, then follows until ctx ends.
 func (s *PromSource) Run(ctx context.Context, emit func(trace.Sample)) error {
 	if s.detect {
-		step, ok, err := s.DetectStep(ctx)
+		step, from, err := s.DetectStep(ctx)
 		if err != nil {
 			s.note(err, 0)
 		}
-		if ok {
-			s.mu.Lock()
-			s.cfg.Interval = step
-			s.build()
-			s.mu.Unlock()
-		}
+		s.mu.Lock()
+		s.cfg.Interval, s.st.Step, s.st.StepFrom = step, step, from
+		s.build()
+		s.mu.Unlock()
 	}
 	now := s.cfg.Now()
 	if s.cfg.Backfill > 0 {

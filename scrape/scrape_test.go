@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -399,6 +400,22 @@ func FuzzMapExposition(f *testing.F) {
 	})
 }
 
+// scrapeIntervals reads a server's configuration, which a hostile or broken
+// server may fill with anything: it never panics, and what it returns is
+// an ordered pair of positive durations.
+func FuzzScrapeIntervals(f *testing.F) {
+	f.Add("global:\n  scrape_interval: 15s\nscrape_configs:\n- job_name: a\n  scrape_interval: 5s\n- job_name: b\n")
+	f.Add("global: [")
+	f.Add("scrape_configs: {a: 1}\n")
+	f.Add("global:\n  scrape_interval: -1s\n")
+	f.Fuzz(func(t *testing.T, config string) {
+		lo, hi, ok := scrapeIntervals(config)
+		if ok && (lo <= 0 || hi < lo) {
+			t.Fatalf("%q: intervals %v to %v", config, lo, hi)
+		}
+	})
+}
+
 // envoyPage builds an Envoy-sized exposition: ~5,500 series, ~1 MiB.
 func envoyPage() []byte {
 	var b bytes.Buffer
@@ -640,16 +657,16 @@ func TestDetectStepReadsTheScrapeInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step, ok, err := src.DetectStep(context.Background())
-	if err != nil || !ok || step != 15*time.Second {
-		t.Fatalf("DetectStep: %v %v %v, want 15s", step, ok, err)
+	step, from, err := src.DetectStep(context.Background())
+	if err != nil || from != StepMeasured || step != 15*time.Second {
+		t.Fatalf("DetectStep: %v %q %v, want 15s measured", step, from, err)
 	}
 	if want := `{__name__="limiter_limit",downstream="a\"b\n\x1b[31m",job="api"}[3m]`; rangeQuery.Load() != want {
 		t.Errorf("raw samples read with %q, want %q", rangeQuery.Load(), want)
 	}
 	empty.Store(true)
-	if step, ok, err := src.DetectStep(context.Background()); ok || err != nil {
-		t.Fatalf("no limit series: DetectStep %v %v %v, want not ok", step, ok, err)
+	if step, from, err := src.DetectStep(context.Background()); step != time.Second || from != StepDefault || err != nil {
+		t.Fatalf("no limit series and no configuration: DetectStep %v %q %v, want 1s by default", step, from, err)
 	}
 	// a summary's limit (Vector's) is found by its raw _count series, which
 	// carries its name; a rate over it would not
@@ -674,7 +691,51 @@ func TestDetectStepReadsTheScrapeInterval(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	src.Run(ctx, func(trace.Sample) {})
-	if src.Step() != time.Second {
-		t.Fatalf("step %v after an undetectable scrape interval, want 1s", src.Step())
+	if st := src.Statuses()[0]; src.Step() != time.Second || st.Step != time.Second || st.StepFrom != StepDefault {
+		t.Fatalf("step %v (status: %v, %q) after an undetectable scrape interval, want 1s by default", src.Step(), st.Step, st.StepFrom)
+	}
+}
+
+// An aggregate limit query names no series to measure: the step is the
+// scrape interval of the server's configuration, the shortest where its
+// jobs differ; a configuration naming none, or none served (Thanos,
+// Mimir), leaves the 1 s default.
+func TestDetectStepFallsBackToTheConfiguration(t *testing.T) {
+	for _, c := range []struct {
+		name, config string
+		status       int
+		want         time.Duration
+		from         string
+	}{
+		{"jobs agree", "global:\n  scrape_interval: 15s\nscrape_configs:\n- job_name: api\n  scrape_interval: 15s\n", 200, 15 * time.Second, StepConfigured},
+		{"jobs differ", "global:\n  scrape_interval: 1m\nscrape_configs:\n- job_name: api\n  scrape_interval: 10s\n- job_name: batch\n  scrape_interval: 1m\n", 200, 10 * time.Second, "whose jobs scrape every 10s to 1m"},
+		{"no job names one", "global:\n  scrape_interval: 30s\n", 200, 30 * time.Second, StepConfigured},
+		{"nothing parses", "global: [", 200, time.Second, StepDefault},
+		{"not served", "", 404, time.Second, StepDefault},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			if strings.HasSuffix(r.URL.Path, "/status/config") {
+				if c.status != 200 {
+					w.WriteHeader(c.status)
+					io.WriteString(w, `{"status":"error","errorType":"not_found","error":"not found"}`)
+					return
+				}
+				b, _ := json.Marshal(map[string]any{"status": "success", "data": map[string]string{"yaml": c.config}})
+				w.Write(b)
+				return
+			}
+			// sum(limiter_limit): one value, no labels
+			io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1090,"12"]}]}}`)
+		}))
+		src, err := NewPromSource(PromConfig{URL: srv.URL, Queries: map[trace.Field]string{trace.FieldLimit: "sum(limiter_limit)"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		step, from, err := src.DetectStep(context.Background())
+		srv.Close()
+		if step != c.want || !strings.Contains(from, c.from) || err != nil {
+			t.Errorf("%s: DetectStep %v %q %v, want %v %q", c.name, step, from, err, c.want, c.from)
+		}
 	}
 }

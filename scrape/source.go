@@ -74,6 +74,12 @@ type Status struct {
 	Failures     int
 	Targets      []string
 	Preset       string
+	// Step is how far apart a Prometheus server's readings are asked for
+	// (zero for a /metrics endpoint, read at the interval given, and
+	// before the step is known). StepFrom says where it came from, in a
+	// phrase (StepGiven, StepMeasured, …).
+	Step     time.Duration
+	StepFrom string
 }
 
 // ConfigError is a configuration value a source cannot use. Field names the
@@ -105,6 +111,9 @@ type Summary struct {
 	Reasons []string
 	// LastSuccess is the latest successful scrape of any endpoint.
 	LastSuccess time.Time
+	// Step and StepFrom are the first endpoint's that has a step.
+	Step     time.Duration
+	StepFrom string
 }
 
 // Summarize counts statuses by state.
@@ -123,6 +132,9 @@ func Summarize(sts []Status) Summary {
 		}
 		if s.LastSuccess.After(m.LastSuccess) {
 			m.LastSuccess = s.LastSuccess
+		}
+		if m.Step == 0 {
+			m.Step, m.StepFrom = s.Step, s.StepFrom
 		}
 	}
 	return m

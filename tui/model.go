@@ -416,6 +416,9 @@ func (m Model) header() string {
 		if !sum.LastSuccess.IsZero() {
 			fmt.Fprintf(&b, " · scraped %s ago", m.opt.Now().Sub(sum.LastSuccess).Round(100*time.Millisecond))
 		}
+		if sum.Step > 0 {
+			fmt.Fprintf(&b, " · every %s", sum.Step)
+		}
 	}
 	if p := m.opt.Player; p != nil {
 		state := fmt.Sprintf("▶ %gx", p.Speed())

@@ -262,6 +262,22 @@ func TestLivePauseFreezesTheView(t *testing.T) {
 	}
 }
 
+// A fleet read from Prometheus shows how far apart its readings are (the
+// step the source chose: the scrape interval); /metrics endpoints, read at
+// the interval given, show none.
+func TestHeaderShowsTheFleetStep(t *testing.T) {
+	if h := New(options(2)).header(); strings.Contains(h, "every") {
+		t.Fatalf("/metrics endpoints show a step: %q", h)
+	}
+	o := options(2)
+	o.Statuses = func() []scrape.Status {
+		return []scrape.Status{{Endpoint: "http://prometheus:9090", State: scrape.StateUp, LastSuccess: t0.Add(599 * time.Second), Step: 15 * time.Second, StepFrom: scrape.StepMeasured}}
+	}
+	if h := New(o).header(); !strings.Contains(h, "every 15s") {
+		t.Fatalf("a fleet read every 15 s: header %q", h)
+	}
+}
+
 func TestHostileNamesNeverReachTheScreenRaw(t *testing.T) {
 	m := tea.Model(New(options(4)))
 	for _, size := range [][2]int{{100, 30}, {80, 24}, {60, 16}, {45, 10}, {30, 5}} {
