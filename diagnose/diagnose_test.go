@@ -1294,3 +1294,55 @@ func TestCoarseReadingsNameTheSwingsTheyCannotSee(t *testing.T) {
 		t.Errorf("read every 30 s: the result does not name the swings it cannot see: %q", note)
 	}
 }
+
+// A series read more often than its source was scraped repeats each
+// reading for several rows: the result says how far apart the readings
+// really are and that swings may go unseen. Readings that do not repeat,
+// and a synthetic series whose RTT never moves (it cannot tell), say
+// nothing of it; readings repeated every second over a 30 s scrape name
+// the swings too fast for 30 s as well.
+func TestRepeatedReadingsAreNamed(t *testing.T) {
+	reading := func(k int) (float64, float64, float64, float64, float64, float64) {
+		l := 40 + float64(k%7) // a healthy limit wandering
+		return l, l - 1, 20, 24 + float64(k%5)*0.37, 0, 3
+	}
+	repeated := func(scrape time.Duration, rows int, rtt bool) []trace.Sample {
+		per := int(scrape / time.Second)
+		return synth(rows, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			l, f, m, r, d, j := reading(i / per)
+			if !rtt {
+				r = 25
+			}
+			return l, f, m, r, d, j
+		})
+	}
+	note := func(r Result) string {
+		var notes []string
+		for _, u := range r.Unreachable {
+			if u.Class == Oscillating {
+				notes = append(notes, u.Reason)
+			}
+		}
+		return strings.Join(notes, " | ")
+	}
+	for _, c := range []struct {
+		name    string
+		samples []trace.Sample
+		want    []string // "": nothing listed
+	}{
+		{"read every second", synth(1800, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) { return reading(i) }), nil},
+		{"a 15 s scrape read every second", repeated(15*time.Second, 1800, true), []string{"1680 of 1799 readings repeat", "changes about every 15s", "1s rows"}},
+		{"a constant RTT", repeated(15*time.Second, 1800, false), nil},
+		{"a 30 s scrape read every second", repeated(30*time.Second, 1800, true), []string{"changes about every 30s", "the limit was read every 30 s"}},
+	} {
+		got := note(Classify("x", c.samples, Options{}))
+		if len(c.want) == 0 && got != "" {
+			t.Errorf("%s: oscillating listed unreachable: %q", c.name, got)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the result does not say %q: %q", c.name, w, got)
+			}
+		}
+	}
+}

@@ -315,6 +315,10 @@ func (s *Stream) stats(judged, windows int) Stats {
 // median between samples, past aliasInterval).
 func (s *Stream) unreachable(interval time.Duration) []Unreachable {
 	var u []Unreachable
+	if every, ok := s.readingEvery(interval); ok {
+		u = append(u, Unreachable{Oscillating, fmt.Sprintf("%d of %d readings repeat the one before exactly while the RTT moves at the others: the series changes about every %s, as if it was read more often than its source was scraped, and windows sized from its %s rows hold too few real readings to see a swing; keep one row per reading (limitscope record --prom without --interval reads each scrape once)", s.repeats, s.n-1, every, interval)})
+		interval = every
+	}
 	if interval > aliasInterval {
 		u = append(u, Unreachable{Oscillating, fmt.Sprintf("the limit was read every %.0f s: a swing faster than one per %.0f s (two readings) cannot be seen and reads as a calm or noisy level; read it every %.0f s or more often to see one", interval.Seconds(), 2*interval.Seconds(), (aliasInterval / 2).Seconds())})
 	}
