@@ -789,7 +789,7 @@ type Stream struct {
 	// prev is the previous sample as read; repeats counts the samples at
 	// a new instant that read exactly as it did, rttMoves those whose RTT
 	// differs from it (repeatedReadings)
-	prev               point
+	prev              point
 	repeats, rttMoves int
 
 	// reused buffers: no allocation per window in steady state; vals holds
