@@ -141,13 +141,6 @@ func (s *PromSource) build() {
 	}
 }
 
-// Step is the query step and follow period in use.
-func (s *PromSource) Step() time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cfg.Interval
-}
-
 // maxDetectedStep bounds a measured scrape interval: Prometheus' own
 // default is a minute, and a gap of hours in one series is no interval.
 const maxDetectedStep = 5 * time.Minute
