@@ -67,6 +67,9 @@ type Row struct {
 	// interval (HasRejectedShare false when the series cannot tell).
 	RejectedShare    float64
 	HasRejectedShare bool
+	// Unreachable names the verdicts the target's series cannot fully
+	// support (Result.Unreachable).
+	Unreachable []Unreachable
 }
 
 // Rows returns every target's row, in order of first appearance.
@@ -89,7 +92,7 @@ func (b *Board) Rows() []Row {
 		b.mu.Unlock()
 		last, _ := store.Last(t)
 		r := Row{Target: t, Last: last, Class: c, Finding: f, Judged: ok, Episodes: res.Findings, Samples: res.Samples,
-			Floor: res.Stats.LimitMin, Ceiling: res.Stats.LimitMax, RejectedShare: share, HasRejectedShare: hasShare}
+			Floor: res.Stats.LimitMin, Ceiling: res.Stats.LimitMax, RejectedShare: share, HasRejectedShare: hasShare, Unreachable: res.Unreachable}
 		rows = append(rows, r)
 	}
 	return rows

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,6 +132,15 @@ func detailView(f frame, r diagnose.Row, h int) string {
 			eps = eps[len(eps)-6:]
 		}
 		text = append(text, "episodes (◆ on the axis): "+strings.Join(eps, " → "))
+	}
+	if len(r.Unreachable) > 0 {
+		var classes []string
+		for _, u := range r.Unreachable {
+			if c := string(u.Class); !slices.Contains(classes, c) {
+				classes = append(classes, c)
+			}
+		}
+		text = append(text, "cannot reach with these series: "+strings.Join(classes, ", ")+" (limitscope diagnose says why)")
 	}
 	for _, t := range text {
 		for _, wl := range wrap(t, f.width) {
