@@ -312,7 +312,8 @@ func (s *Stream) stats(judged, windows int) Stats {
 
 // unreachable names the verdicts the series cannot fully support: one it
 // lacks a column for, or a swing faster than its readings (interval, the
-// median between samples, past aliasInterval).
+// median between samples, or between readings where rows repeat them:
+// repeatedReadings, past aliasInterval).
 func (s *Stream) unreachable(interval time.Duration) []Unreachable {
 	var u []Unreachable
 	if every, ok := s.readingEvery(interval); ok {

@@ -230,6 +230,13 @@ Statistics (reports, JSON stats and evidence values)
   confidence         the share of judged windows that showed the verdict, 0–1
   judged_windows     windows with enough samples to judge
   window_s, interval_s  the judging window and the median sample interval
+  cannot reach       a verdict the data cannot fully support, and why: a
+                     series it lacks (no dropped: no error-acceleration),
+                     readings too far apart to see a swing, or rows that
+                     repeat each reading (read more often than scraped)
+  readings Xs apart  (status lines, "every Xs" in the header) the step a
+                     fleet is read from Prometheus at: the limit series'
+                     scrape interval, unless --interval sets it
   non_finite         statistics left out because they overflowed
   pinned             the limit held at its floor (p90 within 10% or two units
                      of p10, p10 within 10% or two units of the floor)

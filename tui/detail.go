@@ -140,7 +140,7 @@ func detailView(f frame, r diagnose.Row, h int) string {
 				classes = append(classes, c)
 			}
 		}
-		text = append(text, "cannot reach with these series: "+strings.Join(classes, ", ")+" (limitscope diagnose says why)")
+		text = append(text, "cannot reach from this data: "+strings.Join(classes, ", ")+" (limitscope diagnose says why)")
 	}
 	for _, t := range text {
 		for _, wl := range wrap(t, f.width) {
