@@ -1346,3 +1346,36 @@ func TestRepeatedReadingsAreNamed(t *testing.T) {
 		}
 	}
 }
+
+// Losses that begin inside a healthy episode, after its calmest window,
+// are named in its evidence with the lossiest window's time (a downstream
+// failing 5 % of what it is sent under a limit already below its new
+// capacity shows nothing else); an episode without them says nothing of
+// losses.
+func TestHealthyEpisodeNamesLossesThatBeganInIt(t *testing.T) {
+	run := func(lossFrom int) Result {
+		return Classify("x", synth(360, 5*time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			rtt := 100 + float64(i%7)
+			done := 80 / (rtt / 1e3) * 5
+			lost := 0.0
+			if i >= lossFrom {
+				lost = 0.05 * done
+			}
+			return 80, 80, 60, rtt, lost, done / 2 // a third of demand turned away: binding
+		}), Options{})
+	}
+	r := run(180)
+	if r.Class != Healthy || len(r.Findings) == 0 {
+		t.Fatalf("losses at a steady limit: %s %+v, want healthy", r.Class, r.Findings)
+	}
+	f := r.Findings[len(r.Findings)-1]
+	// lost / (lost + completed): 5 % of completions is 4.76 % of the two
+	if want := "losses made up to 4.8% of completions (the window from 2026-01-01T00:1"; f.Class != Healthy || !strings.Contains(f.Evidence.Summary, want) || f.Evidence.Values["lost_share_max"] != 0.0476 {
+		t.Errorf("the healthy episode does not name the losses that began in it (%q, lost_share_max %v): %q", want, f.Evidence.Values["lost_share_max"], f.Evidence.Summary)
+	}
+	for _, f := range run(360).Findings {
+		if strings.Contains(f.Evidence.Summary, "losses") {
+			t.Errorf("no losses, yet %s says %q", f.Class, f.Evidence.Summary)
+		}
+	}
+}

@@ -376,6 +376,11 @@ func (s *Stream) describe(f *Finding) {
 				sum += fmt.Sprintf(" with the RTT at %.1f× its baseline: the limit sits above what the downstream takes, and the excess is shed or times out", w.rttMed/w.rttAt)
 				rec = "The downstream takes what it took, but the limit lets in more and the excess is lost: treat errors and timeouts as loss events (multiplicative decrease) and keep a static safety cap near the downstream's capacity."
 			}
+		} else if f.lostMax >= lossNamed {
+			// losses that began inside the episode, its calmest window
+			// (which speaks for it) before them: named, not judged
+			v["lost_share_max"] = decimal.Round(f.lostMax, 4)
+			sum += fmt.Sprintf("; losses made up to %.1f%% of completions (the window from %s)", 100*f.lostMax, time.Unix(0, f.lossiest).UTC().Format(time.RFC3339))
 		}
 	case PipelineBound:
 		sum = fmt.Sprintf("in-flight median %.1f against a limit of %.1f: %.0f%% used", w.inFlightMed, w.limitMed, 100*w.util)
