@@ -223,6 +223,8 @@ Statistics (reports, JSON stats and evidence values)
   loss_share         the share of samples with loss events
   lost_share         lost / (lost + completed): the share of requests lost to
                      errors or timeouts, completions by Little's law
+  lost_share_max     a healthy episode's largest lost_share of one window,
+                     named where it is 2% or more and began inside it
   completions_per_s  completions a second by Little's law (in-flight / RTT):
                      a slower or smaller downstream completes less, a limiter
                      filling its own queue completes as much at a higher RTT
