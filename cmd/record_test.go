@@ -553,11 +553,17 @@ func TestRecordFromPrometheusKeepsCounters(t *testing.T) {
 			t.Errorf("%s: median dropped %.2f and rejected %.2f per row, want about %.0f and %.0f", name, d, r, wantDropped, wantRejected)
 		}
 	}
+	// a limit query that keeps labels but drops the name is measured on
+	// one series under them (topk keeps its name)
+	_, errOut, code := run(t, "", "record", "--prom", every3s, "--prom-query", `limit=max by (downstream, instance, job) (limiter_limit)`, "--duration", "1500ms", "-o", filepath.Join(dir, "max.csv"))
+	if want := "rows are 3s apart (" + scrape.StepMeasured; code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("limit query without a name: exit %d, the command does not say %q: %s", code, want, errOut)
+	}
 	// an aggregate limit query names no series whose samples could be
 	// measured: the step is the scrape interval of the server's
 	// configuration, and the command says so
 	out := filepath.Join(dir, "sum.csv")
-	_, errOut, code := run(t, "", "record", "--prom", every3s, "--prom-query", `limit=sum(limiter_limit{job="limiter"})`, "--backfill", "20s", "--duration", "1500ms", "-o", out)
+	_, errOut, code = run(t, "", "record", "--prom", every3s, "--prom-query", `limit=sum(limiter_limit{job="limiter"})`, "--backfill", "20s", "--duration", "1500ms", "-o", out)
 	if code != 0 {
 		t.Fatalf("aggregate limit query: exit %d %s", code, errOut)
 	}

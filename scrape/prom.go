@@ -200,8 +200,23 @@ func (s *PromSource) seriesStep(ctx context.Context) (time.Duration, bool, error
 	if !ok || len(vec) == 0 || len(vec[0].Metric) == 0 {
 		return 0, false, nil
 	}
+	series := vec[0].Metric
+	if _, named := series[model.MetricNameLabel]; !named {
+		// an expression's result (a rate, "max by (instance)") keeps
+		// labels but no name: they may match every series of a target,
+		// so one of them, which topk returns with its name, is read
+		v, _, err := s.api.Query(cctx, fmt.Sprintf("topk(1, %s)", seriesSelector(series)), now)
+		if err != nil {
+			return 0, false, fmt.Errorf("finding a series under the limit's labels to measure the scrape interval: %w", err)
+		}
+		top, ok := v.(model.Vector)
+		if !ok || len(top) == 0 {
+			return 0, false, nil
+		}
+		series = top[0].Metric
+	}
 	// one series, by every label it has (its name among them)
-	m, _, err := s.api.Query(cctx, fmt.Sprintf("%s[%s]", seriesSelector(vec[0].Metric), model.Duration(detectSpan)), now)
+	m, _, err := s.api.Query(cctx, fmt.Sprintf("%s[%s]", seriesSelector(series), model.Duration(detectSpan)), now)
 	if err != nil {
 		return 0, false, fmt.Errorf("reading the limit series' raw samples to measure the scrape interval: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -693,6 +694,43 @@ func TestDetectStepReadsTheScrapeInterval(t *testing.T) {
 	src.Run(ctx, func(trace.Sample) {})
 	if st := src.Statuses()[0]; st.Step != time.Second || st.StepFrom != StepDefault {
 		t.Fatalf("step %v (%q) after an undetectable scrape interval, want 1s by default", st.Step, st.StepFrom)
+	}
+}
+
+// An expression that keeps labels but drops the name (a rate, "max by
+// (instance)") may match every series of a target: one of them is found
+// with topk, which keeps its name, and only its raw samples are read.
+func TestDetectStepNamesOneSeriesUnderAnExpression(t *testing.T) {
+	var queries []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		q := r.Form.Get("query")
+		mu.Lock()
+		queries = append(queries, q)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasPrefix(q, "topk(1, "):
+			io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"orders_limit","instance":"a:9090","job":"api"},"value":[1090,"6"]}]}}`)
+		case strings.HasSuffix(q, "[3m]"):
+			io.WriteString(w, `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"orders_limit","instance":"a:9090","job":"api"},"values":[[1000,"4"],[1005,"4"],[1010,"5"],[1015,"5"]]}]}}`)
+		default:
+			io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[{"metric":{"instance":"a:9090","job":"api"},"value":[1090,"6"]}]}}`)
+		}
+	}))
+	defer srv.Close()
+	src, err := NewPromSource(PromConfig{URL: srv.URL, Queries: map[trace.Field]string{trace.FieldLimit: "max by (instance, job) (orders_limit)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, from, err := src.DetectStep(context.Background())
+	if step != 5*time.Second || from != StepMeasured || err != nil {
+		t.Fatalf("DetectStep %v %q %v, want 5s measured", step, from, err)
+	}
+	want := []string{"max by (instance, job) (orders_limit)", `topk(1, {instance="a:9090",job="api"})`, `{__name__="orders_limit",instance="a:9090",job="api"}[3m]`}
+	if !slices.Equal(queries, want) {
+		t.Errorf("queries %q, want %q", queries, want)
 	}
 }
 
