@@ -555,7 +555,7 @@ func TestRecordFromPrometheusKeepsCounters(t *testing.T) {
 	}
 	// a limit query that keeps labels but drops the name is measured on
 	// one series under them (topk keeps its name)
-	_, errOut, code := run(t, "", "record", "--prom", every3s, "--prom-query", `limit=max by (downstream, instance, job) (limiter_limit)`, "--duration", "1500ms", "-o", filepath.Join(dir, "max.csv"))
+	_, errOut, code := run(t, "", "record", "--prom", every3s, "--prom-query", `limit=max by (downstream, instance, job) (limiter_limit)`, "--backfill", "20s", "--duration", "1500ms", "-o", filepath.Join(dir, "max.csv"))
 	if want := "rows are 3s apart (" + scrape.StepMeasured; code != 0 || !strings.Contains(errOut, want) {
 		t.Errorf("limit query without a name: exit %d, the command does not say %q: %s", code, want, errOut)
 	}
