@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,13 +166,16 @@ const (
 func (s *PromSource) DetectStep(ctx context.Context) (step time.Duration, from string, err error) {
 	step, ok, err := s.seriesStep(ctx)
 	if ok {
-		return step, StepMeasured, nil
+		return clampStep(step), StepMeasured, nil
 	}
 	if step, from, ok := s.configuredStep(ctx); ok {
-		return step, from, err
+		return clampStep(step), from, err
 	}
 	return time.Second, StepDefault, err
 }
+
+// clampStep bounds a detected step to 1 s – maxDetectedStep.
+func clampStep(d time.Duration) time.Duration { return min(max(d, time.Second), maxDetectedStep) }
 
 // seriesStep measures the scrape interval of the limit series on the
 // server: the median spacing of one series' raw samples over the last
@@ -230,8 +234,7 @@ func (s *PromSource) seriesStep(ctx context.Context) (time.Duration, bool, error
 		gaps = append(gaps, float64(vals[i].Timestamp-vals[i-1].Timestamp))
 	}
 	sort.Float64s(gaps)
-	step := (time.Duration(gaps[len(gaps)/2]) * time.Millisecond).Round(time.Second)
-	return min(max(step, time.Second), maxDetectedStep), true, nil
+	return (time.Duration(gaps[len(gaps)/2]) * time.Millisecond).Round(time.Second), true, nil
 }
 
 // detectSpan is how far back DetectStep reads one series' raw samples:
@@ -259,7 +262,7 @@ func (s *PromSource) configuredStep(ctx context.Context) (step time.Duration, fr
 	if hi != lo {
 		from = fmt.Sprintf("the shortest scrape interval in the server's configuration, whose jobs scrape every %s to %s: the limit series could not be read to measure it", model.Duration(lo), model.Duration(hi))
 	}
-	return min(max(lo, time.Second), maxDetectedStep), from, true
+	return lo, from, true
 }
 
 // scrapeIntervals returns the shortest and longest scrape interval of a
@@ -277,31 +280,25 @@ func scrapeIntervals(config string) (lo, hi time.Duration, ok bool) {
 	if yaml.Unmarshal([]byte(config), &c) != nil {
 		return 0, 0, false
 	}
-	global := c.Global.ScrapeInterval
-	intervals := []string{global}
-	if len(c.ScrapeConfigs) > 0 {
-		intervals = intervals[:0]
+	var ds []time.Duration
+	add := func(iv string) {
+		if iv == "" {
+			iv = c.Global.ScrapeInterval
+		}
+		if d, err := model.ParseDuration(iv); err == nil && d > 0 {
+			ds = append(ds, time.Duration(d))
+		}
+	}
+	if len(c.ScrapeConfigs) == 0 {
+		add("")
 	}
 	for _, j := range c.ScrapeConfigs {
-		if j.ScrapeInterval == "" {
-			j.ScrapeInterval = global
-		}
-		intervals = append(intervals, j.ScrapeInterval)
+		add(j.ScrapeInterval)
 	}
-	for _, iv := range intervals {
-		d, err := model.ParseDuration(iv)
-		if err != nil || d <= 0 {
-			continue
-		}
-		if !ok || time.Duration(d) < lo {
-			lo = time.Duration(d)
-		}
-		if !ok || time.Duration(d) > hi {
-			hi = time.Duration(d)
-		}
-		ok = true
+	if len(ds) == 0 {
+		return 0, 0, false
 	}
-	return lo, hi, ok
+	return slices.Min(ds), slices.Max(ds), true
 }
 
 // seriesSelector writes a PromQL selector matching m exactly: its name (if
