@@ -1165,11 +1165,11 @@ func (s *Stream) settleFirst(fs []Finding, counts map[Class]int, queued *int, w 
 	}
 	f := &fs[i]
 	switch {
-	case s.counts[Oscillating] == 1 && settleWarmUp(f, w):
+	case settleWarmUp(f, w):
 		if f.w.swungOverQueue() {
 			*queued--
 		}
-	case s.counts[Degraded] == 1 && settleOpening(f, w):
+	case settleOpening(f, w):
 	default:
 		return
 	}
@@ -1200,9 +1200,8 @@ func settleWarmUp(f *Finding, w windowStats) bool {
 // healthy — a limiter probing the shed point of a small downstream
 // (go-concurrency-limits' AIMD at 9 over a capacity of 3, losing a
 // third). One state is not two verdicts: the first window takes the
-// second's. A
-// downstream truly degraded from the trace's start keeps the next window
-// degraded, or its losses stop with a recovery. Measured on the twelve
+// second's. A downstream truly degraded from the trace's start keeps the
+// next window degraded, or its losses stop with a recovery. Measured on the twelve
 // tuning draws of both suites (whole and cut to their middle) and on ten
 // draws looked at before (+ 151 … + 211): 8 and 22 gained by truth, all
 // the simulator's go-concurrency-limits AIMD pipeline-bound at a capacity
