@@ -1184,6 +1184,44 @@ func TestLossesWhileClimbingAreNoCalmLevel(t *testing.T) {
 	}
 }
 
+// TestSwingAroundHeldLevelWithOnlyTheRTT: failsafe-go v0.9.8's adaptive
+// limiter, run for real at a capacity of 30 read every 15 s, whose
+// downstream's latency doubles at minute 10 and quadruples by minute 13
+// (testdata/failsafe-swinging-slower.csv, from a fresh draw of the
+// real-libraries suite). It keeps no min RTT, and its limit swings 13–45
+// around the 35 it held before and through the incident, while the RTT
+// climbs from 300 ms to 1.2–2 s and completions fall to a quarter. A swing
+// from its 10th to its 90th percentile (1.4–2× here) can deepen its own
+// queue by that much at most, not 4–6×: degraded from the incident on,
+// where it read oscillating. Fails without proxySwingHeld.
+func TestSwingAroundHeldLevelWithOnlyTheRTT(t *testing.T) {
+	samples := readTestdata(t, "failsafe-swinging-slower.csv")
+	r := Classify("failsafe-adaptive", samples, Options{})
+	if r.Class != Degraded {
+		t.Errorf("class %s, want degraded-downstream (%+v)", r.Class, r.Findings)
+	}
+	incident := samples[0].Time.Add(10 * time.Minute)
+	for _, f := range r.Findings {
+		if f.Class == Degraded && f.Start.Before(incident) {
+			t.Errorf("degraded %v–%v starts before the latency rise at %v: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), incident.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+}
+
+// TestHeldAboveAStepWithOnlyTheRTT: go-concurrency-limits v1.0.0's AIMD,
+// run for real at a capacity of 30 that steps down to 18 at minute 8 with
+// no errors (testdata/gcl-aimd-held-over-step.csv, from a fresh draw of
+// the real-libraries suite, each 15 s reading repeated over 3 s rows). It
+// keeps no min RTT and holds its limit above the smaller downstream, and
+// one window's RTT reads 3.4× up against a swing of 1.35×, with
+// completions at 36 % of their best: its own queue, which a swing around
+// its held level does not explain away unless completions fell to a third
+// (slowerGrownShare). Healthy, no window degraded; the first version of
+// proxySwingHeld, without that bound, read this window degraded.
+func TestHeldAboveAStepWithOnlyTheRTT(t *testing.T) {
+	wantNoDegraded(t, "gcl-aimd", "gcl-aimd-held-over-step.csv", Healthy)
+}
+
 // wantNoDegraded classifies a testdata trace of a limiter whose
 // downstream never degraded: its verdict is want and no window of it is
 // degraded.
