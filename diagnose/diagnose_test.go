@@ -1222,6 +1222,19 @@ func TestHeldAboveAStepWithOnlyTheRTT(t *testing.T) {
 	wantNoDegraded(t, "gcl-aimd", "gcl-aimd-held-over-step.csv", Healthy)
 }
 
+// TestRemeasuringIsNoCompletionRate: the simulator's Envoy-style gradient
+// controller at a capacity of 3 that steps down to 2 at minute 12, no
+// errors, read every 15 s (testdata/envoy-remeasuring-step.csv, from the
+// simulator suite). Every few minutes it pins its concurrency to 3 while it
+// re-measures its min RTT, and a scrape leaves its limit unmeasured. A pin
+// in the last third of the last window read as completions fallen to half
+// with a re-measured min RTT 1.67× a lucky first one: degraded at the
+// trace's end. Completions are not read where the limit was not: healthy,
+// no window degraded. Fails without ratedAt.
+func TestRemeasuringIsNoCompletionRate(t *testing.T) {
+	wantNoDegraded(t, "envoy-gradient", "envoy-remeasuring-step.csv", Healthy)
+}
+
 // wantNoDegraded classifies a testdata trace of a limiter whose
 // downstream never degraded: its verdict is want and no window of it is
 // degraded.
