@@ -1828,13 +1828,23 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// fails, wherever the limit sits and however it moves (unless a
 		// trickle of losses comes with the RTT draining: queueTimedOut)
 		w.class, w.why = Degraded, degradedSwamped
-	case errorsUp && w.lossRate >= failingRate*best && (w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil && !overloaded || w.dropShare >= lostMost && completesHalf):
+	case errorsUp && w.lossRate >= failingRate*best && (w.inFlightMed > 0 || w.rttMed == 0) && (w.dropShare >= bindingShare && w.hasUtil && w.util < pipelineUtil && !overloaded || w.dropShare >= lostMost && completesHalf):
 		// failing: the limit is far from binding, yet 5 % or more of what
 		// it lets through is lost (and twice the calm level), at a rate
 		// that is no trickle (failingRate): the downstream fails
 		// requests, whatever the limit does (a controller fed fast errors
 		// runs its limit to the maximum) — unless it is overloaded: then
-		// the losses are the excess of a queue the limit let in
+		// the losses are the excess of a queue the limit let in. Not where
+		// in-flight reads 0 at the median while an RTT was measured:
+		// requests succeeded that Little's law, fed those zeros, cannot
+		// count, and a few timeouts read as "100 % of completions"
+		// (failsafe-go v0.9.8 at a capacity of 1 under a light batch load,
+		// read every 15 s: in-flight 0 at 69 of 80 readings, 1–6 losses a
+		// reading, its first window "failing"). Over 26,375 traces: 11
+		// gained by truth whole (pipeline-bound, every real library), 43
+		// over the cut, coarsened and repeated variants, none lost; a
+		// downstream failing everything measures no RTT and is still
+		// failing
 		w.class, w.why = Degraded, degradedFailing
 	case w.hasUtil && !(w.hasDropShare && w.dropShare >= bindingShare) && (w.workerPool || w.util < pipelineUtil && (!w.hasRejShare || w.rejShare < bindingShare) ||
 		w.hasRejShare && w.rejShare < bindingShare && w.util < unboundUtil || w.util < burstUtil ||

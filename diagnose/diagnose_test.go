@@ -1235,6 +1235,19 @@ func TestRemeasuringIsNoCompletionRate(t *testing.T) {
 	wantNoDegraded(t, "envoy-gradient", "envoy-remeasuring-step.csv", Healthy)
 }
 
+// TestLossesAgainstZeroInFlightAreNoShare: failsafe-go v0.9.8's adaptive
+// limiter, run for real at a capacity of 1 under a light batch load and
+// read every 15 s (testdata/failsafe-batch-below-one.csv, from a fresh
+// draw of the real-libraries suite). In-flight reads 0 at 69 of 80
+// readings while the RTT of 15–19 ms shows requests succeeding, and a few
+// time out (1–6 a reading). Little's law over those zeros counts no
+// completions, so the first window read "losses made 100 % of
+// completions" and the trace degraded. Pipeline-bound, no window
+// degraded. Fails without the in-flight guard on the failing case.
+func TestLossesAgainstZeroInFlightAreNoShare(t *testing.T) {
+	wantNoDegraded(t, "failsafe-adaptive", "failsafe-batch-below-one.csv", PipelineBound)
+}
+
 // wantNoDegraded classifies a testdata trace of a limiter whose
 // downstream never degraded: its verdict is want and no window of it is
 // degraded.

@@ -605,7 +605,8 @@ func saying(r Result, c Class, parts ...string) bool {
 // requests that time out in the gap are "100 % of completions": a trickle
 // (a fifth of a request a second against a best of 1000 completions a
 // second) is not a failing downstream. The same gap losing 40 requests a
-// second — everything sent, at 4 % of the best load — is.
+// second — everything sent, at 4 % of the best load, so no success and no
+// RTT — is.
 func TestTrickleOfLossesIsNotFailing(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -619,7 +620,7 @@ func TestTrickleOfLossesIsNotFailing(t *testing.T) {
 			if i < 60 { // busy: half the limit in use, 1000 completions a second
 				return 20, 10, 10, 10, 0, 0
 			}
-			return 20 + 3*wobble3(i), 0, 10, 10, c.lostPerS * 5, 0 // idle, losing lostPerS
+			return 20 + 3*wobble3(i), 0, 10, -1, c.lostPerS * 5, 0 // idle, losing lostPerS, nothing succeeding
 		}), Options{})
 		wantDegradedFinding(t, c.name, r, c.degraded)
 	}
