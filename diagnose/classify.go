@@ -1289,13 +1289,23 @@ func lastVerdict(fs []Finding) int {
 	return -1
 }
 
-// changePoint finds where the limit or min-RTT series (the RTT, where the
-// trace has no min RTT) changed level between the previous window and this
-// one, [lo, end) with the old edge at mid: the split of the samples from one
-// window before mid to end into two segments that most reduces their
-// squared deviation from the segment means (each series scaled by its
-// spread, so either can decide). ok is false when
-// neither series shifts by more than its noise (then the edge stays).
+// changePoint finds where the limit, min-RTT or RTT series changed level
+// between the previous window and this one, [lo, end) with the old edge at
+// mid: the split of the samples from one window before mid to end into two
+// segments that most reduces their squared deviation from the segment
+// means (each series scaled by its spread, so any can decide). ok is false
+// when no series shifts by more than its noise (then the edge stays).
+//
+// The RTT is a candidate even where a min-RTT series exists: a min-RTT
+// estimate moves when the limiter re-probes it, not when the downstream
+// changes (go-concurrency-limits' Vegas, its estimate flat at 970 ms
+// through two incidents that tripled the latency, had its episodes read
+// 6m30s–21m0s for 8–18 minutes), and a limit drifting down over minutes
+// places no sharp edge either. Over ten fresh draws of the simulator's
+// multi-episode suite (480 traces): Vegas 96.0 → 96.6 % of the time
+// labelled correctly, Envoy and AIMD a hair up, 28 traces better and 11
+// worse by at most 1.3 points; held-out Vegas 97.8 → 98.7 %; no verdict or
+// confidence changed over 27,583 single-episode traces.
 func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
 	pts := s.buf[s.head:]
 	from := max(lo, addSat(mid, -s.window))
@@ -1313,10 +1323,14 @@ func (s *Stream) changePoint(lo, mid, end int64) (int64, bool) {
 		// only the RTT shows where the incident began)
 		latency = pointRTT
 	}
-	for _, get := range []func(*point) (float64, bool){
+	series, nSeries := [3]func(*point) (float64, bool){
 		func(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLimit != 0 },
 		latency,
-	} {
+	}, 2
+	if s.hasMinRTT() {
+		series[2], nSeries = pointRTT, 3
+	}
+	for _, get := range series[:nSeries] {
 		var n, sum float64
 		for i := range seg {
 			if v, ok := get(&seg[i]); ok {

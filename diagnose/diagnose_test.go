@@ -1248,6 +1248,37 @@ func TestLossesAgainstZeroInFlightAreNoShare(t *testing.T) {
 	wantNoDegraded(t, "failsafe-adaptive", "failsafe-batch-below-one.csv", PipelineBound)
 }
 
+// TestEdgesWhereTheRTTMoved: the simulator's go-concurrency-limits Vegas
+// at a capacity of 350, read every 15 s, through two incidents (the
+// latency tripled at minutes 8–18 and 26–33; testdata/
+// gcl-vegas-episodes-stale-min.csv, from a draw of the multi-episode
+// suite). Its min-RTT estimate is stale (flat at 970 ms throughout) and
+// its limit drifts down over minutes, so neither series shifts where the
+// incidents begin and end; the RTT does. Each degraded episode's edges are
+// within an interval and 30 s of the incident's. Fails without the RTT
+// among changePoint's series (the episodes read 6m30s–21m0s and
+// 26m30s–35m0s).
+func TestEdgesWhereTheRTTMoved(t *testing.T) {
+	samples := readTestdata(t, "gcl-vegas-episodes-stale-min.csv")
+	r := Classify("gcl-vegas", samples, Options{})
+	incidents := [][2]time.Duration{{8 * time.Minute, 18 * time.Minute}, {26 * time.Minute, 33 * time.Minute}}
+	tol := 15*time.Second + 30*time.Second
+	var got [][2]time.Duration
+	for _, f := range r.Findings {
+		if f.Class == Degraded {
+			got = append(got, [2]time.Duration{f.Start.Sub(sim.Epoch), f.End.Sub(sim.Epoch)})
+		}
+	}
+	if len(got) != len(incidents) {
+		t.Fatalf("%d degraded episodes %v, want %d at %v", len(got), got, len(incidents), incidents)
+	}
+	for i, in := range incidents {
+		if (got[i][0]-in[0]).Abs() > tol || (got[i][1]-in[1]).Abs() > tol {
+			t.Errorf("degraded %v–%v, incident %v–%v: edges more than an interval + 30 s off", got[i][0], got[i][1], in[0], in[1])
+		}
+	}
+}
+
 // wantNoDegraded classifies a testdata trace of a limiter whose
 // downstream never degraded: its verdict is want and no window of it is
 // degraded.
