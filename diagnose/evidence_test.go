@@ -876,3 +876,26 @@ func TestOpeningPinnedOnAStaleMinRTTSettles(t *testing.T) {
 		t.Errorf("losses that stop after the first window: %s, want its degraded finding kept (%+v)", r.Class, r.Findings)
 	}
 }
+
+// A limit riding one above in-flight (Vector's adaptive request concurrency
+// grows only when in-flight reaches it) and turning away 1 % of demand is
+// no constraint: pipeline-bound, however close in-flight sits to it. At
+// the limit in most samples, or turning away a material share, it binds.
+func TestTurningAwayLittleIsNoConstraint(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		limit, rejected float64 // in-flight is 16, 800 completions a second
+		want            Class
+	}{
+		{"one above in-flight, 1 % turned away", 17, 8, PipelineBound},
+		{"at in-flight, 1 % turned away", 16, 8, Healthy},
+		{"one above in-flight, 9 % turned away", 17, 80, Healthy},
+	} {
+		r := Classify("x", synth(600, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			return c.limit, 16, 20, 20, 0, c.rejected
+		}), Options{})
+		if r.Class != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)
+		}
+	}
+}

@@ -330,8 +330,10 @@ func Build(opt Options) (File, []string, error) {
 		expr := fmt.Sprintf("limitscope:utilisation:%s < %g", w, float64(diagnose.PipelineUtil))
 		switch {
 		case have[trace.FieldRejected] && rtt != "":
-			expr = fmt.Sprintf("(limitscope:utilisation:%s < %g or (limitscope:utilisation:%s < %g and %s limitscope:rejected_share:%s < %g))",
-				w, float64(diagnose.PipelineUtil), w, float64(diagnose.UnboundUtil), on, w, float64(diagnose.BindingShare))
+			// or, with in-flight below the limit at all, the limit turning
+			// away under UnboundShare of demand
+			expr = fmt.Sprintf("(limitscope:utilisation:%s < %g or (limitscope:utilisation:%s < %g and %s limitscope:rejected_share:%s < %g) or (limitscope:utilisation:%s < 1 and %s limitscope:rejected_share:%s < %g))",
+				w, float64(diagnose.PipelineUtil), w, float64(diagnose.UnboundUtil), on, w, float64(diagnose.BindingShare), w, on, w, float64(diagnose.UnboundShare))
 		case !have[trace.FieldRejected]:
 			// as diagnose judges a limiter that exports no rejections:
 			// in-flight seldom reaches the limit
