@@ -899,3 +899,25 @@ func TestTurningAwayLittleIsNoConstraint(t *testing.T) {
 		}
 	}
 }
+
+// A limit nailed at its initial value (no earlier level in the trace) with
+// losses at 3 % of completions is pinned low only where demand presses
+// against it: with in-flight at 5 % of it, a limiter that had no load to
+// grow on (failsafe-go at its initial 20 over a downstream of 1); with
+// in-flight at the limit, a downstream holding it down.
+func TestPinnedWithLossesNeedsLoadAgainstIt(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		inFlight float64
+		degraded bool
+	}{
+		{"in-flight at 5 % of the limit", 1, false},
+		{"in-flight at the limit", 20, true},
+	} {
+		r := Classify("x", synth(600, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			done := c.inFlight / 0.01 // completions a second at 10 ms
+			return 20, c.inFlight, 10, 10, 0.03 * done, 0
+		}), Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+	}
+}
