@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -906,18 +907,12 @@ func TestTurningAwayLittleIsNoConstraint(t *testing.T) {
 // grow on (failsafe-go at its initial 20 over a downstream of 1); with
 // in-flight at the limit, a downstream holding it down.
 func TestPinnedWithLossesNeedsLoadAgainstIt(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		inFlight float64
-		degraded bool
-	}{
-		{"in-flight at 5 % of the limit", 1, false},
-		{"in-flight at the limit", 20, true},
-	} {
+	// in-flight (of a limit of 20) → whether a degraded finding is wanted
+	for inFlight, degraded := range map[float64]bool{1: false, 20: true} {
 		r := Classify("x", synth(600, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
-			done := c.inFlight / 0.01 // completions a second at 10 ms
-			return 20, c.inFlight, 10, 10, 0.03 * done, 0
+			done := inFlight / 0.01 // completions a second at 10 ms
+			return 20, inFlight, 10, 10, 0.03 * done, 0
 		}), Options{})
-		wantDegradedFinding(t, c.name, r, c.degraded)
+		wantDegradedFinding(t, fmt.Sprintf("in-flight %v of a limit of 20", inFlight), r, degraded)
 	}
 }
