@@ -2103,9 +2103,11 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 	// incident (the incident itself, the limit run to its maximum with no
 	// losses measured, reads pipeline-bound)
 	ratedAt := func(p *point) bool { return s.have&trace.FieldLimit == 0 || p.has&trace.FieldLimit != 0 }
-	nRated, seen := 0, 0
-	for i := 1; i < len(pts); i++ {
-		nRated += oneIf(ratedAt(&pts[i]))
+	// the rated points after the first: judge has counted the window's
+	// limit samples (w.n)
+	nRated, seen := len(pts)-1, 0
+	if s.have&trace.FieldLimit != 0 && len(pts) > 0 {
+		nRated = w.n - oneIf(pts[0].has&trace.FieldLimit != 0)
 	}
 	for i := 1; i < len(pts); i++ {
 		p := &pts[i]
