@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/internal/testtools"
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/scrape"
@@ -342,8 +344,51 @@ func TestDiagnoseOutputsAreAtomicAndFinite(t *testing.T) {
 
 // replay --plain reports the same episodes as diagnose on the same file, at
 // any speed: both judge in sample time.
+// repeatedTrace writes a real go-concurrency-limits AIMD recording read
+// every 15 s (diagnose/testdata/gcl-aimd-oscillating-15s.csv) as exported
+// every second: each reading in 15 rows.
+func repeatedTrace(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "diagnose", "testdata", "gcl-aimd-oscillating-15s.csv")
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := trace.NewReader(f, src, trace.CSV).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "repeated.csv")
+	w, err := trace.Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range testtools.RepeatReadings(samples, 15) {
+		w.Write(s)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A trace read every second from a 15 s source is judged as its readings
+// (oscillating, a default fail-on class), and the report says so.
+func TestDiagnoseSaysRowsRepeatTheirReadings(t *testing.T) {
+	out, _, code := run(t, "", "diagnose", repeatedTrace(t))
+	if code != diagnose.ExitFailed || !strings.Contains(out, "OSCILLATING") || !strings.Contains(out, "1092 rows repeat the reading before them and were judged as one reading each (readings 15s apart)") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
 func TestReplayEpisodesEqualDiagnoseAtAnySpeed(t *testing.T) {
-	path := degradedTrace(t)
+	replayEqualsDiagnose(t, degradedTrace(t), 3)
+	replayEqualsDiagnose(t, repeatedTrace(t), 1)
+}
+
+func replayEqualsDiagnose(t *testing.T, path string, episodes int) {
+	t.Helper()
 	out, _, _ := run(t, "", "diagnose", path, "--format", "json")
 	var doc struct {
 		Targets []struct {
@@ -365,8 +410,8 @@ func TestReplayEpisodesEqualDiagnoseAtAnySpeed(t *testing.T) {
 			}
 		}
 	}
-	if len(want) < 3 {
-		t.Fatalf("diagnose found too few episodes to compare: %v", want)
+	if len(want) < episodes {
+		t.Fatalf("%s: diagnose found too few episodes to compare: %v", path, want)
 	}
 	for _, speed := range []string{"2000", "50000"} {
 		rep, errOut, code := run(t, "", "replay", path, "--plain", "--speed", speed)

@@ -329,8 +329,28 @@ const (
 	// and fresh draws + 235 as recorded (1,889 traces), no trace reads so;
 	// repeated 2, 5 or 15 times, 97 % do (the rest have no RTT series). A
 	// constant RTT (a synthetic trace) tells nothing and is not read so.
+	// Where the first window's rows show it, repeated rows are folded
+	// instead (foldReadings).
 	repeatedReadings = 0.5
 	rttMovesAtChange = 0.75
+	// foldReadings: where half the first autoWindowProbe rows repeat the
+	// row before and, by the first window's end (sized from the rows), at
+	// least three intervals between readings show the rows repeating
+	// readings (repeatedReadings), every repeated row is judged as the
+	// reading it repeats, its counts added to it, and the window is sized
+	// from the readings. Three, not autoWindowProbe: a 15 s scrape read
+	// every second puts four readings in the first minute, and a jittered
+	// fourth may land just after it (28,814 traces, each reading repeated
+	// 15 times: 98.87 % of those with a truth recognised with three, 98.81
+	// % with four, 98.85 % as recorded). Decided before the first window
+	// closes, so a trace that does not fold is judged exactly as before
+	// (every verdict and confidence of the 28,814 as recorded identical)
+	// and a stream equals the batch at any point. Repeated 5 and 15 times,
+	// 99.3 % read the verdict they read as recorded, against 97.3 %
+	// unfolded. A 30 s scrape read every second shows only two readings in
+	// the first minute and is not folded: the result names it
+	// (Unreachable).
+	foldReadings = 3
 	// idleUtil and burstFactor: idle-growth is the limit at its maximum with
 	// in-flight under 30 % of it, followed by in-flight jumping 3×.
 	idleUtil    = 0.3
@@ -602,9 +622,13 @@ type Stats struct {
 	// (in-flight / RTT). Absent without rejected, in-flight and RTT series.
 	RejectedShare *float64 `json:"rejected_share,omitempty"`
 	IntervalS     float64  `json:"interval_s"`
-	Windows       int      `json:"windows"`
-	JudgedWindows int      `json:"judged_windows"`
-	WindowS       float64  `json:"window_s"`
+	// RepeatedRows counts the rows judged as the reading before them
+	// because the trace was read more often than its source changed
+	// (foldReadings); IntervalS is then between readings, not rows.
+	RepeatedRows  int     `json:"repeated_rows,omitempty"`
+	Windows       int     `json:"windows"`
+	JudgedWindows int     `json:"judged_windows"`
+	WindowS       float64 `json:"window_s"`
 	// NonFinite names statistics reported as 0 because they overflowed
 	// (inputs near the float64 range): JSON has no Inf or NaN.
 	NonFinite []string `json:"non_finite,omitempty"`
@@ -738,6 +762,9 @@ type Stream struct {
 	target string
 	window int64
 	auto   bool // the window is chosen from the first intervals
+	// probing: the first intervals are still being read (autoWindowProbe,
+	// foldReadings)
+	probing bool
 
 	buf   []point // trailing samples, buf[head:] in time order
 	head  int
@@ -823,6 +850,15 @@ type Stream struct {
 	// differs from it (repeatedReadings)
 	prev              point
 	repeats, rttMoves int
+	// readingAt is the time of the newest row that did not repeat the one
+	// before; readingIvs the first intervals between such rows. foldProbe:
+	// half the first rows repeat, so whether to fold is decided by the
+	// first window's end (foldReadings); fold: the trace was read more often than its source changed
+	// (foldReadings), so a repeated row folds into the reading it repeats
+	readingAt       int64
+	readingIvs      [autoWindowProbe]float64
+	nReadingIvs     int
+	foldProbe, fold bool
 
 	// reused buffers: no allocation per window in steady state; vals holds
 	// a window's limit series for the whole of its judgement, measures
@@ -841,7 +877,7 @@ func NewStream(target string, opt Options) *Stream {
 	if auto {
 		w = DefaultWindow
 	}
-	return &Stream{target: target, window: int64(w), auto: auto, counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
+	return &Stream{target: target, window: int64(w), auto: auto, probing: true, counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
 }
 
 // AutoWindow is the window a stream without one chooses for a sample
@@ -856,8 +892,8 @@ func AutoWindow(interval time.Duration) time.Duration {
 
 // fixAutoWindow sets the adaptive window from the median of the first
 // intervals, while the first window is still open.
-func (s *Stream) fixAutoWindow() {
-	iv := append(s.tmp[:0], s.intervals...)
+func (s *Stream) fixAutoWindow(intervals []float64) {
+	iv := append(s.tmp[:0], intervals...)
 	s.tmp = iv
 	med := time.Duration(selectQ(iv, 0.5) * 1e9)
 	if med <= 0 {
@@ -865,7 +901,62 @@ func (s *Stream) fixAutoWindow() {
 	}
 	s.window = int64(AutoWindow(med))
 	s.next = addSat(s.first, s.window)
-	s.auto = false
+}
+
+// probeWindow fixes the adaptive window from the first row intervals
+// (autoWindowProbe). Where half of those rows repeat the row before and the
+// trace has an RTT, it then decides foldReadings before the first window
+// closes: once autoWindowProbe readings are in, or at the first window's
+// end. A trace read more often than its source changed folds its repeated
+// rows into their readings and sizes the window from the readings; any
+// other keeps the window and rows it had.
+func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
+	if !s.foldProbe {
+		if len(s.intervals) != autoWindowProbe {
+			return
+		}
+		if s.auto {
+			s.fixAutoWindow(s.intervals)
+		}
+		repeats := s.repeats
+		if same {
+			repeats++
+		}
+		// before any window closed (a --window shorter than 8 rows): a
+		// window is judged on rows or readings, not a mix
+		s.foldProbe = hasRTT && s.windows == 0 && float64(repeats) >= repeatedReadings*autoWindowProbe
+		s.probing = s.foldProbe
+		return
+	}
+	if s.nReadingIvs < autoWindowProbe && t < s.next {
+		return
+	}
+	s.foldProbe, s.probing = false, false
+	if _, repeated := s.readingEvery(0); repeated && s.nReadingIvs >= foldReadings {
+		s.fold = true
+		if s.auto {
+			s.fixAutoWindow(s.readingIvs[:s.nReadingIvs])
+		}
+		s.foldBuffered()
+	}
+}
+
+// foldBuffered folds every buffered row that repeats the row before into
+// the reading it repeats (foldReadings), as Push does from then on.
+func (s *Stream) foldBuffered() {
+	kept := s.head
+	var prev point
+	for i := s.head; i < len(s.buf); i++ {
+		p := s.buf[i]
+		if i > s.head && p.t > prev.t && p.sameReading(&prev) {
+			s.buf[kept-1].merge(&p)
+		} else {
+			s.buf[kept] = p
+			kept++
+		}
+		prev = p
+	}
+	s.buf = s.buf[:kept]
 }
 
 // readingEvery is how far apart the readings really are where rows of
@@ -887,13 +978,23 @@ func (s *Stream) Push(smp trace.Sample) {
 	}
 	p := point{t: t, has: smp.Fields}
 	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
+	same := s.n > 0 && t > s.last && p.sameReading(&s.prev)
 	if s.n == 0 {
-		s.first = t
+		s.first, s.readingAt = t, t
 		s.next = addSat(t, s.window)
-	} else if len(s.intervals) < 64 {
-		s.intervals = append(s.intervals, float64(t-s.last)/1e9)
-		if s.auto && len(s.intervals) == autoWindowProbe {
-			s.fixAutoWindow()
+	} else {
+		if len(s.intervals) < 64 {
+			s.intervals = append(s.intervals, float64(t-s.last)/1e9)
+		}
+		if !same && t > s.readingAt {
+			if s.nReadingIvs < len(s.readingIvs) {
+				s.readingIvs[s.nReadingIvs] = float64(t-s.readingAt) / 1e9
+				s.nReadingIvs++
+			}
+			s.readingAt = t
+		}
+		if s.probing {
+			s.probeWindow(t, (s.have|p.has)&trace.FieldRTT != 0, same)
 		}
 	}
 	for t >= s.next {
@@ -918,7 +1019,7 @@ func (s *Stream) Push(smp trace.Sample) {
 	}
 	if dt > 0 {
 		switch {
-		case p.sameReading(&s.prev):
+		case same:
 			s.repeats++
 		case p.has&s.prev.has&trace.FieldRTT != 0 && p.rtt != s.prev.rtt:
 			s.rttMoves++
@@ -943,10 +1044,10 @@ func (s *Stream) Push(smp trace.Sample) {
 		s.buf = s.buf[:copy(s.buf, s.buf[s.head:])]
 		s.head = 0
 	}
-	if n := len(s.buf); n > s.head && (s.buf[n-1].t == p.t || n-s.head >= maxWindowPoints) {
-		// the same instant again, or a window already holding
-		// maxWindowPoints: fold into the newest point, so memory follows
-		// the window, not the input
+	if n := len(s.buf); n > s.head && (s.buf[n-1].t == p.t || n-s.head >= maxWindowPoints || s.fold && same) {
+		// the same instant again, a window already holding
+		// maxWindowPoints, or a reading repeated (foldReadings): fold into
+		// the newest point, so memory follows the window, not the input
 		s.buf[n-1].merge(&p)
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/testtools"
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
@@ -1391,12 +1392,15 @@ func TestCoarseReadingsNameTheSwingsTheyCannotSee(t *testing.T) {
 }
 
 // A series read more often than its source was scraped repeats each
-// reading for several rows: the result says how far apart the readings
-// really are and that swings may go unseen. Readings that do not repeat,
-// and a synthetic series whose RTT never moves (it cannot tell), say
-// nothing of it; readings repeated every second over a 30 s scrape name
-// the swings too fast for 30 s as well.
-func TestRepeatedReadingsAreNamed(t *testing.T) {
+// reading for several rows. Where the first window's rows show it (a 15 s
+// scrape read every second), the repeated rows are judged as the reading
+// they repeat (foldReadings): the result counts them and gives the
+// readings' interval. Where they show it only later (a 30 s scrape read
+// every second: two readings in the first minute), the result says how far
+// apart the readings really are and that swings may go unseen. Readings
+// that do not repeat, and a synthetic series whose RTT never moves (it
+// cannot tell), say nothing of it and fold nothing.
+func TestRepeatedReadings(t *testing.T) {
 	reading := func(k int) (float64, float64, float64, float64, float64, float64) {
 		l := 40 + float64(k%7) // a healthy limit wandering
 		return l, l - 1, 20, 24 + float64(k%5)*0.37, 0, 3
@@ -1421,22 +1425,64 @@ func TestRepeatedReadingsAreNamed(t *testing.T) {
 		return strings.Join(notes, " | ")
 	}
 	for _, c := range []struct {
-		name    string
-		samples []trace.Sample
-		want    []string // "": nothing listed
+		name     string
+		samples  []trace.Sample
+		want     []string // "": nothing listed
+		folded   int      // Stats.RepeatedRows
+		interval float64  // Stats.IntervalS
 	}{
-		{"read every second", synth(1800, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) { return reading(i) }), nil},
-		{"a 15 s scrape read every second", repeated(15*time.Second, 1800, true), []string{"1680 of 1799 readings repeat", "changes about every 15s", "1s rows"}},
-		{"a constant RTT", repeated(15*time.Second, 1800, false), nil},
-		{"a 30 s scrape read every second", repeated(30*time.Second, 1800, true), []string{"changes about every 30s", "the limit was read every 30 s"}},
+		{"read every second", synth(1800, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) { return reading(i) }), nil, 0, 1},
+		{"a 15 s scrape read every second", repeated(15*time.Second, 1800, true), nil, 1680, 15},
+		{"a constant RTT", repeated(15*time.Second, 1800, false), nil, 0, 1},
+		{"a 30 s scrape read every second", repeated(30*time.Second, 1800, true), []string{"1740 of 1799 readings repeat", "changes about every 30s", "1s rows", "the limit was read every 30 s"}, 0, 1},
 	} {
-		got := note(Classify("x", c.samples, Options{}))
+		r := Classify("x", c.samples, Options{})
+		got := note(r)
 		if len(c.want) == 0 && got != "" {
 			t.Errorf("%s: oscillating listed unreachable: %q", c.name, got)
 		}
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: the result does not say %q: %q", c.name, w, got)
+			}
+		}
+		if r.Stats.RepeatedRows != c.folded || r.Stats.IntervalS != c.interval {
+			t.Errorf("%s: %d rows folded, interval %g s; want %d, %g s", c.name, r.Stats.RepeatedRows, r.Stats.IntervalS, c.folded, c.interval)
+		}
+	}
+}
+
+// TestRepeatedReadingsReadAsTheirReadings: go-concurrency-limits v1.0.0's
+// AIMD, run for real and read every 15 s (testdata/gcl-aimd-oscillating-15s.csv,
+// its limit swinging 600–900 over a downstream of 500 with a quarter of
+// demand turned away; testdata/gcl-aimd-healthy-15s.csv, settled at
+// a capacity of 10; both from fresh draws of the real-libraries suite),
+// exported every second and every 3 s instead: each reading repeated 15 or
+// 5 times, its loss and rejection counts spread over the rows (Prometheus'
+// rate() × step). Rows that repeat the reading before were one sample each
+// in windows sized from the rows: the swinging AIMD read degraded, the
+// settled one degraded. Judged as their readings, both read as the
+// recording does, with the same number of episodes.
+func TestRepeatedReadingsReadAsTheirReadings(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want Class
+	}{
+		{"gcl-aimd-oscillating-15s.csv", Oscillating},
+		{"gcl-aimd-healthy-15s.csv", Healthy},
+	} {
+		smp := readTestdata(t, c.file)
+		whole := Classify("gcl-aimd", smp, Options{})
+		if whole.Class != c.want {
+			t.Fatalf("%s as recorded: %s, want %s", c.file, whole.Class, c.want)
+		}
+		for _, k := range []int{5, 15} {
+			r := Classify("gcl-aimd", testtools.RepeatReadings(smp, k), Options{})
+			if r.Class != c.want || len(r.Findings) != len(whole.Findings) {
+				t.Errorf("%s, each reading %d rows: %s in %d episodes, want %s in %d", c.file, k, r.Class, len(r.Findings), c.want, len(whole.Findings))
+			}
+			if want := (k - 1) * (len(smp) - 1); r.Stats.RepeatedRows != want {
+				t.Errorf("%s, each reading %d rows: %d rows folded, want %d", c.file, k, r.Stats.RepeatedRows, want)
 			}
 		}
 	}

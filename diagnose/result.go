@@ -291,8 +291,11 @@ func (s *Stream) stats(judged, windows int) Stats {
 		share = decimal.Round(share, 4)
 		st.RejectedShare = &share
 	}
-	if len(s.intervals) > 0 {
-		iv := append([]float64(nil), s.intervals...)
+	if iv := s.intervals; len(iv) > 0 {
+		if s.fold {
+			iv, st.RepeatedRows = s.readingIvs[:s.nReadingIvs], s.repeats
+		}
+		iv = append([]float64(nil), iv...)
 		sort.Float64s(iv)
 		st.IntervalS = iv[len(iv)/2]
 	}
@@ -316,7 +319,7 @@ func (s *Stream) stats(judged, windows int) Stats {
 // repeatedReadings, past aliasInterval).
 func (s *Stream) unreachable(interval time.Duration) []Unreachable {
 	var u []Unreachable
-	if every, ok := s.readingEvery(interval); ok {
+	if every, ok := s.readingEvery(interval); ok && !s.fold {
 		u = append(u, Unreachable{Oscillating, fmt.Sprintf("%d of %d readings repeat the one before exactly while the RTT moves at the others: the series changes about every %s, as if it was read more often than its source was scraped, and windows sized from its %s rows hold too few real readings to see a swing; keep one row per reading (limitscope record --prom without --interval reads each scrape once)", s.repeats, s.n-1, every, interval.Round(time.Millisecond))})
 		interval = every
 	}

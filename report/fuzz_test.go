@@ -46,13 +46,19 @@ func samplesFrom(b []byte) []trace.Sample {
 
 func seedSamples() []byte { return seedSamplesN(40) }
 
-func seedSamplesN(n int) []byte {
+func seedSamplesN(n int) []byte { return seedRepeated(n, 1) }
+
+// seedRepeated is n readings a second apart, each in k rows (a series read
+// more often than its source changed) with an RTT that moves between them.
+func seedRepeated(n, k int) []byte {
 	var b []byte
 	for i := 0; i < n; i++ {
-		b = binary.LittleEndian.AppendUint64(b, uint64(time.Second))
-		b = append(b, 0x3f)
-		for _, v := range []float64{20 + float64(i%5), 18, 10, 11, 0, 3} {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		for range k {
+			b = binary.LittleEndian.AppendUint64(b, uint64(time.Second/time.Duration(k)))
+			b = append(b, 0x3f)
+			for _, v := range []float64{20 + float64(i%5), 18, 10, 11 + float64((i%3)*(k-1)), 0, 3} {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			}
 		}
 	}
 	return b
@@ -60,17 +66,22 @@ func seedSamplesN(n int) []byte {
 
 // FuzzDiagnose: no input sample sequence panics the classifier, hangs it, or
 // makes a report that is not well-formed (JSON parses, numbers finite). The
-// first 8 bytes choose the window (at least diagnose.MinWindow).
+// first 8 bytes choose the window (0: adaptive, else at least
+// diagnose.MinWindow).
 func FuzzDiagnose(f *testing.F) {
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Minute)), seedSamplesN(8)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Second)), seedSamplesN(14)...))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedRepeated(40, 5)...))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if len(raw) < 8 {
 			return
 		}
-		window := max(int64(binary.LittleEndian.Uint64(raw)), int64(diagnose.MinWindow))
+		var opt diagnose.Options
+		if w := int64(binary.LittleEndian.Uint64(raw)); w != 0 {
+			opt.Window = time.Duration(max(w, int64(diagnose.MinWindow)))
+		}
 		samples := samplesFrom(raw[8:])
-		res := diagnose.Classify("x", samples, diagnose.Options{Window: time.Duration(window)})
+		res := diagnose.Classify("x", samples, opt)
 		rep := NewReport("fuzz", []diagnose.Result{res}, map[string][]trace.Sample{"x": samples}, []diagnose.Class{diagnose.Degraded})
 		var buf bytes.Buffer
 		if err := rep.JSON(&buf); err != nil {

@@ -232,10 +232,16 @@ Statistics (reports, JSON stats and evidence values)
   confidence         the share of judged windows that showed the verdict, 0–1
   judged_windows     windows with enough samples to judge
   window_s, interval_s  the judging window and the median sample interval
+                     (between readings where rows repeat them)
+  repeated_rows      rows that repeat the reading before them exactly, RTT
+                     included, judged as that one reading: the trace was read
+                     more often than its source changed (a 15 s scrape
+                     exported every second)
   cannot reach       a verdict the data cannot fully support, and why: a
                      series it lacks (no dropped: no error-acceleration),
                      readings too far apart to see a swing, or rows that
-                     repeat each reading (read more often than scraped)
+                     repeat each reading too far apart to be folded (see
+                     repeated_rows)
   readings Xs apart  (status lines, "every Xs" in the header) the step a
                      fleet is read from Prometheus at: the limit series'
                      scrape interval, unless --interval sets it

@@ -1,7 +1,8 @@
-// Package testtools finds the system tools tests start for real (tmux,
-// prometheus, promtool): under make test (LIMITSCOPE_REQUIRE_TOOLS=1) a
-// missing tool fails the test; a plain go test skips it with a message, so
-// go test ./... stays hermetic.
+// Package testtools holds what tests of several packages share. It finds
+// the system tools tests start for real (tmux, prometheus, promtool): under
+// make test (LIMITSCOPE_REQUIRE_TOOLS=1) a missing tool fails the test; a
+// plain go test skips it with a message, so go test ./... stays hermetic.
+// And it reshapes traces the way exporters do (RepeatReadings).
 package testtools
 
 import (

@@ -1,0 +1,26 @@
+package testtools
+
+import (
+	"time"
+
+	"github.com/limitscope/limitscope/trace"
+)
+
+// RepeatReadings is samples read k times as often as they changed, as a
+// Prometheus series exported at a finer step than its scrape interval: each
+// reading repeated in k rows spread over its interval, its loss and
+// rejection counts spread evenly over them (rate() × step). The last
+// reading, whose interval is unknown, is left out.
+func RepeatReadings(samples []trace.Sample, k int) []trace.Sample {
+	var rows []trace.Sample
+	for i := 1; i < len(samples); i++ {
+		step := samples[i].Time.Sub(samples[i-1].Time) / time.Duration(k)
+		for j := range k {
+			x := samples[i-1]
+			x.Time = x.Time.Add(time.Duration(j) * step)
+			x.Dropped, x.Rejected = samples[i].Dropped/float64(k), samples[i].Rejected/float64(k)
+			rows = append(rows, x)
+		}
+	}
+	return rows
+}
