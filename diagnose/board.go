@@ -70,6 +70,9 @@ type Row struct {
 	// Unreachable names the verdicts the target's series cannot fully
 	// support (Result.Unreachable).
 	Unreachable []Unreachable
+	// Repeats says how many rows were judged as the reading before them
+	// (Stats.Repeats; "": none).
+	Repeats string
 }
 
 // Rows returns every target's row, in order of first appearance.
@@ -92,7 +95,7 @@ func (b *Board) Rows() []Row {
 		b.mu.Unlock()
 		last, _ := store.Last(t)
 		r := Row{Target: t, Last: last, Class: c, Finding: f, Judged: ok, Episodes: res.Findings, Samples: res.Samples,
-			Floor: res.Stats.LimitMin, Ceiling: res.Stats.LimitMax, RejectedShare: share, HasRejectedShare: hasShare, Unreachable: res.Unreachable}
+			Floor: res.Stats.LimitMin, Ceiling: res.Stats.LimitMax, RejectedShare: share, HasRejectedShare: hasShare, Unreachable: res.Unreachable, Repeats: res.Stats.Repeats()}
 		rows = append(rows, r)
 	}
 	return rows

@@ -313,6 +313,15 @@ func (s *Stream) stats(judged, windows int) Stats {
 	return st
 }
 
+// Repeats says how many rows were judged as the reading before them and
+// how far apart the readings are (RepeatedRows); "" where none were.
+func (st Stats) Repeats() string {
+	if st.RepeatedRows == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d rows repeat the reading before them and were judged as one reading each (readings %s apart)", st.RepeatedRows, time.Duration(st.IntervalS*float64(time.Second)).Round(time.Second))
+}
+
 // unreachable names the verdicts the series cannot fully support: one it
 // lacks a column for, or a swing faster than its readings (interval, the
 // median between samples, or between readings where rows repeat them:

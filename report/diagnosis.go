@@ -67,8 +67,8 @@ func StatsLine(st diagnose.Stats) string {
 	if st.Rejected > 0 || st.Dropped > 0 {
 		parts = append(parts, fmt.Sprintf("%s rejected, %s dropped", Number(st.Rejected), Number(st.Dropped)))
 	}
-	if st.RepeatedRows > 0 {
-		parts = append(parts, fmt.Sprintf("%d rows repeat the reading before them and were judged as one reading each (readings %s apart)", st.RepeatedRows, time.Duration(st.IntervalS*float64(time.Second)).Round(time.Second)))
+	if r := st.Repeats(); r != "" {
+		parts = append(parts, r)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -133,6 +133,9 @@ func detailView(f frame, r diagnose.Row, h int) string {
 		}
 		text = append(text, "episodes (◆ on the axis): "+strings.Join(eps, " → "))
 	}
+	if r.Repeats != "" {
+		text = append(text, r.Repeats)
+	}
 	if len(r.Unreachable) > 0 {
 		var classes []string
 		for _, u := range r.Unreachable {

@@ -142,6 +142,26 @@ func TestGoldenDetailASCII(t *testing.T) {
 	goldenView(t, New(o), 80, 24, tea.KeyMsg{Type: tea.KeyEnter})
 }
 
+// A target whose rows repeat each reading (a 15 s scrape exported every
+// second) says in its detail view that it was judged on the readings.
+func TestDetailSaysRowsRepeatTheirReadings(t *testing.T) {
+	bd := diagnose.NewBoard(3600, diagnose.Options{})
+	for i := 0; i < 600; i++ {
+		k := i / 15 // the reading this row repeats
+		s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "payments"}
+		s.Set(trace.FieldLimit, 40+float64(k%7))
+		s.Set(trace.FieldInFlight, 39)
+		s.Set(trace.FieldRTTMin, 20)
+		s.Set(trace.FieldRTT, 24+float64(k%5)*0.37)
+		bd.Push(s)
+	}
+	m := tea.Model(New(Options{Title: "replay", Board: bd, Now: func() time.Time { return t0.Add(600 * time.Second) }, Zoom: 10 * time.Minute}))
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 40}, tea.KeyMsg{Type: tea.KeyEnter})
+	if v := m.View(); !strings.Contains(v, "560 rows repeat the reading before them") || !strings.Contains(v, "(readings 15s apart)") {
+		t.Fatalf("the detail view does not say the rows repeat their readings:\n%s", v)
+	}
+}
+
 func TestGoldenHelp(t *testing.T) { goldenView(t, New(options(4)), 80, 24, keys("?")[0]) }
 
 func TestGoldenReplay(t *testing.T) {
