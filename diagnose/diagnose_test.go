@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -86,22 +87,44 @@ func TestEpisodesHealthyThenDegraded(t *testing.T) {
 	}
 }
 
+// A stream's result equals the batch's at its end and, taken at any point,
+// the batch's of the samples so far, and taking it changes nothing: also
+// for a 30 s reading repeated every second, whose first windows are held
+// until its readings show (holding) and whose result meanwhile is decided
+// on a copy.
 func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 	samples := simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 2*time.Second)
-	batch := Classify("payments", samples, Options{})
-	st := NewStream("payments", Options{})
-	for i, s := range samples {
-		st.Push(s)
-		if i%97 == 0 {
-			st.Result()
-			st.Current()
+	repeated := testtools.RepeatReadings(simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 30*time.Second), 30)
+	for _, c := range []struct {
+		name     string
+		samples  []trace.Sample
+		at       []int // rows after which the result must equal the batch's of the rows so far
+		want     Class
+		repeated int // Stats.RepeatedRows
+	}{
+		{"every 2 s", samples, []int{40, 200}, PipelineBound, 0},
+		{"every 30 s, each reading in 30 rows", repeated, []int{61, 75, 89, 200}, PipelineBound, 29 * 49},
+	} {
+		batch := Classify("payments", c.samples, Options{})
+		st := NewStream("payments", Options{})
+		for i, s := range c.samples {
+			st.Push(s)
+			if i%97 == 0 {
+				st.Result()
+				st.Current()
+			}
+			if slices.Contains(c.at, i) {
+				if got, want := st.Result(), Classify("payments", c.samples[:i+1], Options{}); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, after row %d: streaming result differs from batch:\n%+v\n%+v", c.name, i, got, want)
+				}
+			}
 		}
-	}
-	if got := st.Result(); !reflect.DeepEqual(got, batch) {
-		t.Fatalf("streaming result differs from batch:\n%+v\n%+v", got, batch)
-	}
-	if batch.Class != PipelineBound {
-		t.Fatalf("demand drop: verdict %s, want pipeline-bound", batch.Class)
+		if got := st.Result(); !reflect.DeepEqual(got, batch) {
+			t.Fatalf("%s: streaming result differs from batch:\n%+v\n%+v", c.name, got, batch)
+		}
+		if batch.Class != c.want || batch.Stats.RepeatedRows != c.repeated {
+			t.Fatalf("%s, demand drop: verdict %s with %d rows folded, want %s with %d", c.name, batch.Class, batch.Stats.RepeatedRows, c.want, c.repeated)
+		}
 	}
 }
 
@@ -1392,12 +1415,13 @@ func TestCoarseReadingsNameTheSwingsTheyCannotSee(t *testing.T) {
 }
 
 // A series read more often than its source was scraped repeats each
-// reading for several rows. Where the first window's rows show it (a 15 s
-// scrape read every second), the repeated rows are judged as the reading
-// they repeat (foldReadings): the result counts them and gives the
-// readings' interval. Where they show it only later (a 30 s scrape read
-// every second: two readings in the first minute), the result says how far
-// apart the readings really are and that swings may go unseen. Readings
+// reading for several rows. Where three readings show it within the first
+// window, or within five minutes once the first window's rows repeat them
+// (a 15 s or 30 s scrape read every second), the repeated rows are judged
+// as the reading they repeat (foldReadings): the result counts them and
+// gives the readings' interval. Where they show it only later (a 2 min
+// scrape read every second), the result says how far apart the readings
+// really are and that swings may go unseen. Readings
 // that do not repeat, and a synthetic series whose RTT never moves (it
 // cannot tell), say nothing of it and fold nothing.
 func TestRepeatedReadings(t *testing.T) {
@@ -1434,7 +1458,8 @@ func TestRepeatedReadings(t *testing.T) {
 		{"read every second", synth(1800, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) { return reading(i) }), nil, 0, 1},
 		{"a 15 s scrape read every second", repeated(15*time.Second, 1800, true), nil, 1680, 15},
 		{"a constant RTT", repeated(15*time.Second, 1800, false), nil, 0, 1},
-		{"a 30 s scrape read every second", repeated(30*time.Second, 1800, true), []string{"1740 of 1799 readings repeat", "changes about every 30s", "1s rows", "the limit was read every 30 s"}, 0, 1},
+		{"a 30 s scrape read every second", repeated(30*time.Second, 1800, true), []string{"the limit was read every 30 s"}, 1740, 30},
+		{"a 2 min scrape read every second", repeated(2*time.Minute, 1800, true), []string{"1785 of 1799 readings repeat", "1s rows", "the limit was read every 129 s"}, 0, 1},
 	} {
 		r := Classify("x", c.samples, Options{})
 		got := note(r)
@@ -1449,6 +1474,13 @@ func TestRepeatedReadings(t *testing.T) {
 		if r.Stats.RepeatedRows != c.folded || r.Stats.IntervalS != c.interval {
 			t.Errorf("%s: %d rows folded, interval %g s; want %d, %g s", c.name, r.Stats.RepeatedRows, r.Stats.IntervalS, c.folded, c.interval)
 		}
+	}
+	// a 50 s scrape read every second for 140 s ends while its windows are
+	// held for a third reading: the result is judged as if the probe ended
+	// there, in the minute windows its rows choose (two, the 20 s tail too
+	// short to judge), not as one window held open
+	if r := Classify("x", repeated(50*time.Second, 140, true), Options{}); r.Stats.JudgedWindows != 2 || r.Stats.WindowS != 60 || r.Stats.RepeatedRows != 0 {
+		t.Errorf("a trace ending while its windows are held: %d windows of %g s judged, %d rows folded; want 2 of 60 s, none folded", r.Stats.JudgedWindows, r.Stats.WindowS, r.Stats.RepeatedRows)
 	}
 }
 

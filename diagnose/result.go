@@ -167,6 +167,9 @@ func (s *Stream) Current() (Class, Finding, bool) {
 // Result is the diagnosis so far: the judged windows plus the partial window
 // since the last boundary when it covers at least half a window.
 func (s *Stream) Result() Result {
+	if s.holding {
+		return s.decided().Result()
+	}
 	r := Result{Target: s.target, Samples: s.n}
 	if s.n == 0 {
 		r.Class, r.Confidence = Insufficient, 0
