@@ -364,7 +364,7 @@ func repeatedTrace(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range testtools.RepeatReadings(samples, 15) {
+	for _, s := range testtools.RepeatReadings(samples, 15, false) {
 		w.Write(s)
 	}
 	if err := w.Close(); err != nil {

@@ -94,7 +94,7 @@ func TestEpisodesHealthyThenDegraded(t *testing.T) {
 // on a copy.
 func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 	samples := simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 2*time.Second)
-	repeated := testtools.RepeatReadings(simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 30*time.Second), 30)
+	repeated := testtools.RepeatReadings(simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 30*time.Second), 30, false)
 	for _, c := range []struct {
 		name     string
 		samples  []trace.Sample
@@ -1485,16 +1485,17 @@ func TestRepeatedReadings(t *testing.T) {
 }
 
 // TestRepeatedReadingsReadAsTheirReadings: go-concurrency-limits v1.0.0's
-// AIMD, run for real and read every 15 s (testdata/gcl-aimd-oscillating-15s.csv,
-// its limit swinging 600–900 over a downstream of 500 with a quarter of
-// demand turned away; testdata/gcl-aimd-healthy-15s.csv, settled at
-// a capacity of 10; both from fresh draws of the real-libraries suite),
-// exported every second and every 3 s instead: each reading repeated 15 or
-// 5 times, its loss and rejection counts spread over the rows (Prometheus'
-// rate() × step). Rows that repeat the reading before were one sample each
-// in windows sized from the rows: the swinging AIMD read degraded, the
-// settled one degraded. Judged as their readings, both read as the
-// recording does, with the same number of episodes.
+// AIMD, run for real and read every 15 s, from fresh draws of the
+// real-libraries suite: testdata/gcl-aimd-oscillating-15s.csv saws between
+// 138 and 1542 over a downstream of 500 (its 10–90 % band 99 % of its
+// median), testdata/gcl-aimd-healthy-15s.csv settles around 20 over a
+// capacity of 10, both turning away most of the demand. Exported every
+// second and every 3 s instead, each reading repeated 15 or 5 times, its
+// loss and rejection counts spread over the rows (Prometheus' rate() ×
+// step) or all in the first (increase()). As one sample a row in windows
+// sized from the rows, the sawing AIMD read degraded in 4 episodes and the
+// settled one healthy in 3 or degraded. Judged as their readings, both
+// read as recorded, in one episode.
 func TestRepeatedReadingsReadAsTheirReadings(t *testing.T) {
 	for _, c := range []struct {
 		file string
@@ -1509,12 +1510,14 @@ func TestRepeatedReadingsReadAsTheirReadings(t *testing.T) {
 			t.Fatalf("%s as recorded: %s, want %s", c.file, whole.Class, c.want)
 		}
 		for _, k := range []int{5, 15} {
-			r := Classify("gcl-aimd", testtools.RepeatReadings(smp, k), Options{})
-			if r.Class != c.want || len(r.Findings) != len(whole.Findings) {
-				t.Errorf("%s, each reading %d rows: %s in %d episodes, want %s in %d", c.file, k, r.Class, len(r.Findings), c.want, len(whole.Findings))
-			}
-			if want := (k - 1) * (len(smp) - 1); r.Stats.RepeatedRows != want {
-				t.Errorf("%s, each reading %d rows: %d rows folded, want %d", c.file, k, r.Stats.RepeatedRows, want)
+			for _, once := range []bool{false, true} {
+				r := Classify("gcl-aimd", testtools.RepeatReadings(smp, k, once), Options{})
+				if r.Class != c.want || len(r.Findings) != len(whole.Findings) {
+					t.Errorf("%s, each reading %d rows (counts in the first only: %v): %s in %d episodes, want %s in %d", c.file, k, once, r.Class, len(r.Findings), c.want, len(whole.Findings))
+				}
+				if want := (k - 1) * (len(smp) - 1); r.Stats.RepeatedRows != want {
+					t.Errorf("%s, each reading %d rows (counts in the first only: %v): %d rows folded, want %d", c.file, k, once, r.Stats.RepeatedRows, want)
+				}
 			}
 		}
 	}

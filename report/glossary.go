@@ -233,10 +233,11 @@ Statistics (reports, JSON stats and evidence values)
   judged_windows     windows with enough samples to judge
   window_s, interval_s  the judging window and the median sample interval
                      (between readings where rows repeat them)
-  repeated_rows      rows that repeat the reading before them exactly, RTT
-                     included, judged as that one reading: the trace was read
-                     more often than its source changed (a 15 s scrape
-                     exported every second)
+  repeated_rows      rows whose limit, in-flight, min RTT and RTT repeat the
+                     row before them to the digit, judged as that one reading
+                     (their counts added to it): the trace was read more often
+                     than its source changed (a 15 s scrape exported every
+                     second)
   cannot reach       a verdict the data cannot fully support, and why: a
                      series it lacks (no dropped: no error-acceleration),
                      readings too far apart to see a swing, or rows that

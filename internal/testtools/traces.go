@@ -9,9 +9,10 @@ import (
 // RepeatReadings is samples read k times as often as they changed, as a
 // Prometheus series exported at a finer step than its scrape interval: each
 // reading repeated in k rows spread over its interval, its loss and
-// rejection counts spread evenly over them (rate() × step). The last
-// reading, whose interval is unknown, is left out.
-func RepeatReadings(samples []trace.Sample, k int) []trace.Sample {
+// rejection counts spread evenly over them (rate() × step) or, with once,
+// all in its first row (increase() over the step). The last reading, whose
+// interval is unknown, is left out.
+func RepeatReadings(samples []trace.Sample, k int, once bool) []trace.Sample {
 	var rows []trace.Sample
 	for i := 1; i < len(samples); i++ {
 		step := samples[i].Time.Sub(samples[i-1].Time) / time.Duration(k)
@@ -19,6 +20,12 @@ func RepeatReadings(samples []trace.Sample, k int) []trace.Sample {
 			x := samples[i-1]
 			x.Time = x.Time.Add(time.Duration(j) * step)
 			x.Dropped, x.Rejected = samples[i].Dropped/float64(k), samples[i].Rejected/float64(k)
+			if once {
+				x.Dropped, x.Rejected = 0, 0
+				if j == 0 {
+					x.Dropped, x.Rejected = samples[i].Dropped, samples[i].Rejected
+				}
+			}
 			rows = append(rows, x)
 		}
 	}
