@@ -26,7 +26,7 @@ func TestValidationSeedCalibration(t *testing.T) {
 	for fam, recall := range judgeSuite(t, sim, true, familyNames()) {
 		t.Logf("simulator %s: worst per-class recall on the validation draw by truth: %.1f%%", fam, 100*worstRecall(recall))
 	}
-	real := generateReal(t, validationSeed, 30)
+	real := generateReal(t, validationSeed, 30, realFamilies)
 	for fam, recall := range judgeSuite(t, real, true, realFamilyNames()) {
 		t.Logf("real %s: worst per-class recall on the validation draw by truth: %.1f%%", fam, 100*worstRecall(recall))
 	}
