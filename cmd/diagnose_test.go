@@ -342,23 +342,12 @@ func TestDiagnoseOutputsAreAtomicAndFinite(t *testing.T) {
 	}
 }
 
-// replay --plain reports the same episodes as diagnose on the same file, at
-// any speed: both judge in sample time.
 // repeatedTrace writes a real go-concurrency-limits AIMD recording read
 // every 15 s (diagnose/testdata/gcl-aimd-oscillating-15s.csv) as exported
 // every second: each reading in 15 rows.
 func repeatedTrace(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "diagnose", "testdata", "gcl-aimd-oscillating-15s.csv")
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	samples, err := trace.NewReader(f, src, trace.CSV).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	samples := testtools.ReadTrace(t, filepath.Join("..", "diagnose", "testdata", "gcl-aimd-oscillating-15s.csv"))
 	path := filepath.Join(t.TempDir(), "repeated.csv")
 	w, err := trace.Create(path, nil)
 	if err != nil {
@@ -382,6 +371,8 @@ func TestDiagnoseSaysRowsRepeatTheirReadings(t *testing.T) {
 	}
 }
 
+// replay --plain reports the same episodes as diagnose on the same file, at
+// any speed: both judge in sample time.
 func TestReplayEpisodesEqualDiagnoseAtAnySpeed(t *testing.T) {
 	replayEqualsDiagnose(t, degradedTrace(t), 3)
 	replayEqualsDiagnose(t, repeatedTrace(t), 1)

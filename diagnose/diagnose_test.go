@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -710,16 +709,7 @@ func TestRejectedShareOfDemand(t *testing.T) {
 // readTestdata reads a trace-format CSV file from testdata.
 func readTestdata(t *testing.T, name string) []trace.Sample {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	samples, err := trace.NewReader(f, name, trace.CSV).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return samples
+	return testtools.ReadTrace(t, filepath.Join("testdata", name))
 }
 
 // A real 6-minute recording of limitscope demo at 1 s sampling

@@ -63,8 +63,11 @@ type realLimiter interface {
 // gclReal is go-concurrency-limits' DefaultLimiter over one limit
 // algorithm, with its SimpleStrategy: the library's own windows (one
 // OnSample per window of at least 100 samples and 1 s), its own RTTs.
+// Requests acquire from acq: the DefaultLimiter itself, which refuses at
+// once, or a queueing limiter over it.
 type gclReal struct {
 	l      *gcllimiter.DefaultLimiter
+	acq    core.Limiter
 	st     *strategy.SimpleStrategy
 	rttMin func() int64
 }
@@ -77,11 +80,20 @@ func newGCLReal(lim core.Limit, minRTT func() int64) *gclReal {
 	if err != nil {
 		panic(err) // constant, valid arguments
 	}
-	return &gclReal{l: l, st: st, rttMin: minRTT}
+	return &gclReal{l: l, acq: l, st: st, rttMin: minRTT}
+}
+
+// queued makes requests wait in go-concurrency-limits' FifoBlockingLimiter
+// at its defaults (limiter/fifo_blocking.go: a backlog of 100 waiting up
+// to 1 s): a request the limit turns away waits in line for a released
+// slot and is refused only when the backlog is full or its wait ran out.
+func (g *gclReal) queued() *gclReal {
+	g.acq = gcllimiter.NewFifoBlockingLimiterWithDefaults(g.l)
+	return g
 }
 
 func (g *gclReal) acquire() (func(bool), bool) {
-	ls, ok := g.l.Acquire(context.Background())
+	ls, ok := g.acq.Acquire(context.Background())
 	if !ok {
 		return nil, false
 	}
@@ -98,14 +110,26 @@ func (g *gclReal) limit() float64        { return float64(g.st.GetLimit()) }
 func (g *gclReal) inFlight() float64     { return float64(g.st.GetBusyCount()) }
 func (g *gclReal) minRTT() time.Duration { return nanos(g.rttMin) }
 
-// failsafeReal is failsafe-go's adaptive limiter (no queueing): a
-// rejected request is refused at once.
+// failsafeReal is failsafe-go's adaptive limiter. Without wait (no
+// queueing) a rejected request is refused at once (TryAcquirePermit);
+// with it, built WithQueueing, a request beyond the limit waits for a
+// permit up to wait and is refused at once where the queue holds more than
+// the rejection factors allow (AcquirePermitWithMaxWait).
 type failsafeReal struct {
-	l adaptivelimiter.AdaptiveLimiter[any]
+	l    adaptivelimiter.AdaptiveLimiter[any]
+	wait time.Duration
 }
 
 func (f *failsafeReal) acquire() (func(bool), bool) {
-	p, ok := f.l.TryAcquirePermit()
+	var p adaptivelimiter.Permit
+	ok := false
+	if f.wait > 0 {
+		var err error
+		p, err = f.l.AcquirePermitWithMaxWait(context.Background(), f.wait)
+		ok = err == nil
+	} else {
+		p, ok = f.l.TryAcquirePermit()
+	}
 	if !ok {
 		return nil, false
 	}
@@ -121,53 +145,6 @@ func (f *failsafeReal) acquire() (func(bool), bool) {
 func (f *failsafeReal) limit() float64        { return float64(f.l.Limit()) }
 func (f *failsafeReal) inFlight() float64     { return float64(f.l.Inflight()) }
 func (f *failsafeReal) minRTT() time.Duration { return 0 }
-
-// gclQueued is go-concurrency-limits' FifoBlockingLimiter at its defaults
-// (limiter/fifo_blocking.go: a backlog of 100 waiting up to 1 s) over a
-// DefaultLimiter: a request the limit turns away waits in line for a
-// released slot and is refused only when the backlog is full or its wait
-// ran out.
-type gclQueued struct {
-	*gclReal
-	q *gcllimiter.FifoBlockingLimiter
-}
-
-func (g *gclQueued) acquire() (func(bool), bool) {
-	ls, ok := g.q.Acquire(context.Background())
-	if !ok {
-		return nil, false
-	}
-	return func(ok bool) {
-		if ok {
-			ls.OnSuccess()
-		} else {
-			ls.OnDropped()
-		}
-	}, true
-}
-
-// failsafeQueued is failsafe-go's adaptive limiter with queueing
-// (adaptivelimiter.go: WithQueueing, AcquirePermitWithMaxWait): beyond
-// its limit a request waits for a permit, up to wait, and is refused at
-// once where the queue holds more than the rejection factors allow.
-type failsafeQueued struct {
-	failsafeReal
-	wait time.Duration
-}
-
-func (f *failsafeQueued) acquire() (func(bool), bool) {
-	p, err := f.l.AcquirePermitWithMaxWait(context.Background(), f.wait)
-	if err != nil {
-		return nil, false
-	}
-	return func(ok bool) {
-		if ok {
-			p.Record()
-		} else {
-			p.Drop()
-		}
-	}, true
-}
 
 // worldStep changes the world at At; zero fields keep their value (a
 // negative ErrorRate sets it to 0).
@@ -674,6 +651,21 @@ func gclRegistryMinRTT(reg *lastValueRegistry, name string) func() int64 {
 	}
 }
 
+// gclVegas is go-concurrency-limits' Vegas for a downstream of capacity c,
+// its probe jitter seeded (seededGCL).
+func gclVegas(c float64) *gclReal {
+	l, seeded := seededGCL(gclSeed(c), func() *gcl.VegasLimit {
+		return gcl.NewVegasLimitWithRegistry("v", int(c), nil, int(10*c)+20, 1, nil, nil, nil, nil, nil, -1, nil, nil)
+	})
+	return newGCLReal(seeded, l.RTTNoLoad)
+}
+
+// failsafeLimits is failsafe-go's adaptive limiter for a downstream of
+// capacity c: limits 1 to 10c+20, starting at c.
+func failsafeLimits(c float64) adaptivelimiter.Builder[any] {
+	return adaptivelimiter.NewBuilder[any]().WithLimits(1, uint(10*c)+20, uint(max(1, c)))
+}
+
 var realFamilies = []realFamily{
 	{
 		name: "gcl-gradient",
@@ -693,13 +685,8 @@ var realFamilies = []realFamily{
 		},
 	},
 	{
-		name: "gcl-vegas",
-		tuned: func(c float64) realLimiter {
-			l, seeded := seededGCL(gclSeed(c), func() *gcl.VegasLimit {
-				return gcl.NewVegasLimitWithRegistry("v", int(c), nil, int(10*c)+20, 1, nil, nil, nil, nil, nil, -1, nil, nil)
-			})
-			return newGCLReal(seeded, l.RTTNoLoad)
-		},
+		name:  "gcl-vegas",
+		tuned: func(c float64) realLimiter { return gclVegas(c) },
 	},
 	{
 		name:  "gcl-aimd",
@@ -711,7 +698,7 @@ var realFamilies = []realFamily{
 	{
 		name: "failsafe-adaptive",
 		tuned: func(c float64) realLimiter {
-			return &failsafeReal{adaptivelimiter.NewBuilder[any]().WithLimits(1, uint(10*c)+20, uint(max(1, c))).Build()}
+			return &failsafeReal{l: failsafeLimits(c).Build()}
 		},
 		// at its defaults (and with a 60-window baseline, a 5 s recent
 		// window, the p50, or a stabilisation window) it limit-cycles at
@@ -959,21 +946,15 @@ func generateRealEpisodes(t *testing.T, seed uint64, n int) []episodeTrace {
 // against the limit whenever anything waits.
 var blockingFamilies = []realFamily{
 	{
-		name: "gcl-vegas-queued",
-		tuned: func(c float64) realLimiter {
-			l, seeded := seededGCL(gclSeed(c), func() *gcl.VegasLimit {
-				return gcl.NewVegasLimitWithRegistry("v", int(c), nil, int(10*c)+20, 1, nil, nil, nil, nil, nil, -1, nil, nil)
-			})
-			g := newGCLReal(seeded, l.RTTNoLoad)
-			return &gclQueued{gclReal: g, q: gcllimiter.NewFifoBlockingLimiterWithDefaults(g.l)}
-		},
+		name:  "gcl-vegas-queued",
+		tuned: func(c float64) realLimiter { return gclVegas(c).queued() },
 	},
 	{
 		name: "failsafe-queued",
 		tuned: func(c float64) realLimiter {
 			// the client's own patience (worldSpec.timeout)
 			wait := max(time.Second, time.Duration(c/10*float64(time.Second)))
-			return &failsafeQueued{failsafeReal{adaptivelimiter.NewBuilder[any]().WithLimits(1, uint(10*c)+20, uint(max(1, c))).WithQueueing(2, 3).Build()}, wait}
+			return &failsafeReal{failsafeLimits(c).WithQueueing(2, 3).Build(), wait}
 		},
 	},
 }

@@ -1,10 +1,27 @@
 package testtools
 
 import (
+	"os"
+	"testing"
 	"time"
 
 	"github.com/limitscope/limitscope/trace"
 )
+
+// ReadTrace reads a trace-format CSV file, failing t where it cannot.
+func ReadTrace(t testing.TB, path string) []trace.Sample {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := trace.NewReader(f, path, trace.CSV).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return samples
+}
 
 // RepeatReadings is samples read k times as often as they changed, as a
 // Prometheus series exported at a finer step than its scrape interval: each
