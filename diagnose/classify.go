@@ -315,22 +315,21 @@ const (
 	// cannot fully support (Unreachable).
 	aliasInterval = 20 * time.Second
 	// repeatedReadings: where half the readings or more repeat the one
-	// before exactly (sameReading) while, at three changes in four or more, the RTT
-	// moves (a live mean latency, which does not repeat to every digit),
-	// the series was read more often than its source was scraped (a
-	// Prometheus series exported at a finer step): each reading stands
-	// for several rows, and windows sized from the row interval hold too
-	// few real readings to see a swing (the simulator's oscillating runs
-	// read every 15 s and repeated every second: 66 % recognised instead
-	// of 92 %). The result says so (Unreachable). Widening the window to
+	// before exactly (sameReading) while, at three changes in four or
+	// more, the RTT moves (a live mean latency, which does not repeat to
+	// every digit), the series was read more often than its source was
+	// scraped (a Prometheus series exported at a finer step): each reading
+	// stands for several rows, and windows sized from the row interval
+	// hold too few real readings to see a swing (the simulator's
+	// oscillating runs read every 15 s and repeated every second: 66 %
+	// recognised instead of 92 %). Where not folded (foldReadings), the
+	// result says so (Unreachable). Widening the window to
 	// the one the readings' own interval chooses did not help: repeated
 	// rows still count as samples (held-out, every interval cut into 15
 	// repeated rows: 4 verdicts gained, 8 lost). Over the held-out half
 	// and fresh draws + 235 as recorded (1,889 traces), no trace reads so;
 	// repeated 2, 5 or 15 times, 97 % do (the rest have no RTT series). A
 	// constant RTT (a synthetic trace) tells nothing and is not read so.
-	// Where the first window's rows show it, repeated rows are folded
-	// instead (foldReadings).
 	repeatedReadings = 0.5
 	rttMovesAtChange = 0.75
 	// foldReadings: where half the first autoWindowProbe rows repeat the
@@ -354,9 +353,9 @@ const (
 	// recorded (its counts spread over its rows or all in the first),
 	// against 97.3 % unfolded; read every 2, 10 or 30 s and each reading
 	// repeated 30 times, 99.2 % against 95.4 % (oscillating recognised in
-	// 93.0 % against 80.1 %). A 2 min scrape read every
-	// second shows two readings in five minutes and is not folded: the
-	// result names it (Unreachable).
+	// 93.0 % against 80.1 %). A 2 min scrape read every second shows two
+	// readings in five minutes and is not folded: the result names it
+	// (Unreachable).
 	foldReadings = 3
 	// idleUtil and burstFactor: idle-growth is the limit at its maximum with
 	// in-flight under 30 % of it, followed by in-flight jumping 3×.
@@ -853,15 +852,16 @@ type Stream struct {
 	lastRejShare          float64
 	hasLastRejShare       bool
 	// prev is the previous sample as read; repeats counts the samples at
-	// a new instant that read as it did (sameReading), rttMoves those whose RTT
-	// differs from it (repeatedReadings)
+	// a new instant that read as it did (sameReading), rttMoves those
+	// whose RTT differs from it (repeatedReadings)
 	prev              point
 	repeats, rttMoves int
 	// readingAt is the time of the newest row that did not repeat the one
 	// before; readingIvs the first intervals between such rows. foldProbe:
 	// half the first rows repeat, so whether to fold is decided by the
-	// first window's end (foldReadings); fold: the trace was read more often than its source changed
-	// (foldReadings), so a repeated row folds into the reading it repeats
+	// first window's end (foldReadings); fold: the trace was read more
+	// often than its source changed, so a repeated row folds into the
+	// reading it repeats
 	readingAt       int64
 	readingIvs      [autoWindowProbe]float64
 	nReadingIvs     int
