@@ -1309,6 +1309,18 @@ func wantNoDegraded(t *testing.T, target, name string, want Class) {
 	}
 }
 
+// TestUnusedLimitFallingIsNoCapacityLost: go-concurrency-limits v1.0.0's
+// Gradient, run for real at a capacity of 1 under a batch load, read every
+// second (testdata/gcl-gradient-batch-unused-limit.csv, from a fresh draw
+// of the real-libraries suite, + 191). In-flight reads 0 at the median
+// against a limit of 5–10, and in one window the limit halved from 10 to 5
+// while timeouts made 4 % of completions: that read as a smaller
+// downstream, degraded. A limit nothing uses binds nothing: pipeline-bound,
+// no window degraded.
+func TestUnusedLimitFallingIsNoCapacityLost(t *testing.T) {
+	wantNoDegraded(t, "gcl-gradient", "gcl-gradient-batch-unused-limit.csv", PipelineBound)
+}
+
 // TestGradient2AverageIsNoMinRTT: go-concurrency-limits v1.0.0's Gradient2,
 // run for real at a capacity of 10 that steps down to 6 servers at minute 8
 // with no errors (testdata/gcl-gradient2-step.csv, from the real-libraries

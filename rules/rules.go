@@ -291,9 +291,15 @@ func Build(opt Options) (File, []string, error) {
 			on, w, float64(diagnose.ErrorShare), on, w, w)
 		lossesSaid := fmt.Sprintf("losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm"))
 		// smaller: the limit fell to half its earlier level with errors
-		// up — capacity lost with errors, whatever the latency did
+		// up — capacity lost with errors, whatever the latency did; not a
+		// limit nothing uses (in-flight 0 at the median), whose fall is
+		// no capacity lost
+		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s", w, float64(diagnose.CollapseDrop), lossesUp)
+		if have[trace.FieldInFlight] {
+			capacityLost += fmt.Sprintf(" and %s quantile_over_time(0.5, limitscope:in_flight[%s]) > 0", on, w)
+		}
 		alert("LimiterDegradedDownstream", "capacity-lost", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s", w, float64(diagnose.CollapseDrop), lossesUp),
+			capacityLost,
 			"the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", with losses)",
 			"the limit fell to {{ $value | humanizePercentage }} of its best while "+lossesSaid)
 		if have[trace.FieldRejected] {

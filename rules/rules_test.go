@@ -148,8 +148,9 @@ func withDropped(in []series, dropped []float64) []series {
 	return in
 }
 
-// TestAlertsFireOnTheirClassOnly runs promtool test rules on nine limiters,
-// one per class, one that lost capacity with errors, one swamped, one
+// TestAlertsFireOnTheirClassOnly runs promtool test rules on ten limiters,
+// one per class, one that lost capacity with errors, the same fall with
+// nothing in flight, one swamped, one
 // swamped at four fifths with the latency flat, the same shares over a
 // standing queue and one settled with brief back-offs, for 100 minutes:
 // each alert fires on its class and no other (the exp_alerts lists are
@@ -192,6 +193,16 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	// collapse: at 60 min the downstream loses capacity and fails 5 % of
 	// requests at the same latency; the limit falls to 40 % of its level
 	in = append(in, withDropped(limiterSeries("collapse", from(40, 16, 240), from(38, 16, 240), constant(0.020), constant(0.022), constant(400)), from(0, 40, 240))...)
+	// unused: the same fall with the same losses, but nothing in flight at
+	// the median (a batch every fourth scrape, idle between): a limit
+	// nothing uses binds nothing, its fall is no capacity lost
+	batches := make([]float64, steps+1)
+	for i := range batches {
+		if i%4 == 0 {
+			batches[i] = 8
+		}
+	}
+	in = append(in, withDropped(limiterSeries("unused", from(40, 16, 240), batches, constant(0.020), constant(0.022), constant(0)), from(0, 40, 240))...)
 	// swamped: at 60 min the limit holds, but it turns away 90 % of demand
 	// (nine times the 1727 completions a second) while 5 % of what
 	// completes is lost
@@ -219,7 +230,10 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 			{"flat", "swamped", "critical", "flat on svc:9090: the downstream takes a small share of the demand (the limit turns away 81.13% of it, with losses)", flatDescription},
 		},
 		"LimiterOscillating":   {{"oscillating", "", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
-		"LimiterPipelineBound": {{"pipeline", "", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]}},
+		"LimiterPipelineBound": {
+			{"pipeline", "", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]},
+			{"unused", "", "info", "unused on svc:9090: the pipeline, not the downstream, is the constraint", strings.Replace(descriptions["LimiterPipelineBound"], "0.10 of the limit 100.00", "0.14 of the limit 16.00", 1)},
+		},
 	}
 	verdict := map[string]string{"LimiterDegradedDownstream": "degraded-downstream", "LimiterOscillating": "oscillating", "LimiterPipelineBound": "pipeline-bound"}
 	for alert, fs := range expect {
