@@ -229,7 +229,7 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 			{"swamped", "swamped", "critical", "swamped on svc:9090: the downstream takes a small share of the demand (the limit turns away 90% of it, with losses)", swampedDescription},
 			{"flat", "swamped", "critical", "flat on svc:9090: the downstream takes a small share of the demand (the limit turns away 81.13% of it, with losses)", flatDescription},
 		},
-		"LimiterOscillating":   {{"oscillating", "", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
+		"LimiterOscillating": {{"oscillating", "", "warning", "oscillating on svc:9090: the limit swings widely (10–90% band 50% of its median)", descriptions["LimiterOscillating"]}},
 		"LimiterPipelineBound": {
 			{"pipeline", "", "info", "pipeline on svc:9090: the pipeline, not the downstream, is the constraint", descriptions["LimiterPipelineBound"]},
 			{"unused", "", "info", "unused on svc:9090: the pipeline, not the downstream, is the constraint", strings.Replace(descriptions["LimiterPipelineBound"], "0.10 of the limit 100.00", "0.14 of the limit 16.00", 1)},
