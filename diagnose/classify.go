@@ -857,15 +857,13 @@ type Stream struct {
 	prev              point
 	repeats, rttMoves int
 	// readingAt is the time of the newest row that did not repeat the one
-	// before; readingIvs the first intervals between such rows. foldProbe:
-	// half the first rows repeat, so whether to fold is decided by the
-	// first window's end (foldReadings); fold: the trace was read more
-	// often than its source changed, so a repeated row folds into the
-	// reading it repeats
-	readingAt       int64
-	readingIvs      [autoWindowProbe]float64
-	nReadingIvs     int
-	foldProbe, fold bool
+	// before; readingIvs the first intervals between such rows, read while
+	// probing; fold: the trace was read more often than its source
+	// changed, so a repeated row folds into the reading it repeats
+	readingAt   int64
+	readingIvs  [autoWindowProbe]float64
+	nReadingIvs int
+	fold        bool
 	// holding: the first window ended with the rows repeating fewer than
 	// foldReadings readings; no window closes until the probe ends
 	holding bool
@@ -921,10 +919,10 @@ func (s *Stream) fixAutoWindow(intervals []float64) {
 // rows into their readings and sizes the window from the readings; any
 // other keeps the window and rows it had.
 func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
-	if !s.foldProbe {
-		if len(s.intervals) != autoWindowProbe {
-			return
-		}
+	switch {
+	case len(s.intervals) < autoWindowProbe:
+		return
+	case len(s.intervals) == autoWindowProbe: // once: one interval a row
 		if s.auto {
 			s.fixAutoWindow(s.intervals)
 		}
@@ -934,8 +932,7 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		}
 		// before any window closed (a --window shorter than 8 rows): a
 		// window is judged on rows or readings, not a mix
-		s.foldProbe = hasRTT && s.windows == 0 && float64(repeats) >= repeatedReadings*autoWindowProbe
-		s.probing = s.foldProbe
+		s.probing = hasRTT && s.windows == 0 && float64(repeats) >= repeatedReadings*autoWindowProbe
 		return
 	}
 	if s.nReadingIvs < autoWindowProbe {
@@ -946,7 +943,7 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		// (a 30 s scrape read every second shows two in a minute): where
 		// the rows repeat them, no window closes until they show, or for
 		// DefaultWindow at most
-		if _, repeated := s.readingEvery(0); repeated && s.nReadingIvs < foldReadings && t < addSat(s.first, int64(DefaultWindow)) {
+		if s.rowsRepeatReadings() && s.nReadingIvs < foldReadings && t < addSat(s.first, int64(DefaultWindow)) {
 			s.holding = true
 			return
 		}
@@ -958,8 +955,8 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 // (repeatedReadings), with foldReadings intervals between readings, folds
 // its repeated rows and sizes its window from the readings.
 func (s *Stream) decideFold() {
-	s.foldProbe, s.probing, s.holding = false, false, false
-	if _, repeated := s.readingEvery(0); repeated && s.nReadingIvs >= foldReadings {
+	s.probing, s.holding = false, false
+	if s.rowsRepeatReadings() && s.nReadingIvs >= foldReadings {
 		s.fold = true
 		if s.auto {
 			s.fixAutoWindow(s.readingIvs[:s.nReadingIvs])
@@ -1008,14 +1005,21 @@ func (s *Stream) foldBuffered() {
 	s.buf = s.buf[:kept]
 }
 
-// readingEvery is how far apart the readings really are where rows of
-// interval repeat them (repeatedReadings); ok is false where they do not.
-func (s *Stream) readingEvery(interval time.Duration) (time.Duration, bool) {
+// rowsRepeatReadings reports whether the rows so far repeat readings
+// (repeatedReadings): half of them or more repeat the row before while the
+// RTT moves at three changes in four.
+func (s *Stream) rowsRepeatReadings() bool {
 	changes := s.n - 1 - s.repeats
-	if s.n < 2 || changes <= 0 || float64(s.repeats) < repeatedReadings*float64(s.n-1) || float64(s.rttMoves) < rttMovesAtChange*float64(changes) {
+	return s.n >= 2 && changes > 0 && float64(s.repeats) >= repeatedReadings*float64(s.n-1) && float64(s.rttMoves) >= rttMovesAtChange*float64(changes)
+}
+
+// readingEvery is how far apart the readings really are where rows of
+// interval repeat them (rowsRepeatReadings); ok is false where they do not.
+func (s *Stream) readingEvery(interval time.Duration) (time.Duration, bool) {
+	if !s.rowsRepeatReadings() {
 		return 0, false
 	}
-	return time.Duration(float64(interval) * float64(s.n-1) / float64(changes)).Round(time.Second), true
+	return time.Duration(float64(interval) * float64(s.n-1) / float64(s.n-1-s.repeats)).Round(time.Second), true
 }
 
 // Push adds one sample (samples must come in time order; an older one is
@@ -1035,14 +1039,14 @@ func (s *Stream) Push(smp trace.Sample) {
 		if len(s.intervals) < 64 {
 			s.intervals = append(s.intervals, float64(t-s.last)/1e9)
 		}
-		if !same && t > s.readingAt {
-			if s.nReadingIvs < len(s.readingIvs) {
-				s.readingIvs[s.nReadingIvs] = float64(t-s.readingAt) / 1e9
-				s.nReadingIvs++
-			}
-			s.readingAt = t
-		}
 		if s.probing {
+			if !same && t > s.readingAt {
+				if s.nReadingIvs < len(s.readingIvs) {
+					s.readingIvs[s.nReadingIvs] = float64(t-s.readingAt) / 1e9
+					s.nReadingIvs++
+				}
+				s.readingAt = t
+			}
 			s.probeWindow(t, (s.have|p.has)&trace.FieldRTT != 0, same)
 		}
 	}
