@@ -457,7 +457,18 @@ const (
 	// Gradient2 at 80 over a downstream cut from 350 to 105 with 5 %
 	// errors). Making them degraded was measured and dropped: 2 gained by
 	// truth, 1 lost, 25 healthy runs shedding 5 % turned degraded.
-	lossNamed        = 0.02
+	lossNamed = 0.02
+	// slowdownNamed: a healthy episode with a window that completed 60 %
+	// of its best or less while the RTT stood 1.5× (degradedRTTRise) above
+	// its baseline names the slowest such window in its evidence. A
+	// downstream whose latency doubled under a held limit completes half
+	// (Little's law), and so does one stepped down to 60 % under a limit
+	// holding above it (README: what the series cannot tell apart); the
+	// verdict stays healthy where no degraded rule holds, and the
+	// episode says when to look at the downstream's own metrics. 0.6 sits
+	// above the 44–53 % both read and below what a steady healthy window
+	// completes (80 % of its best or more: tputFall)
+	slowdownNamed    = 0.6
 	pinnedErrorShare = 0.02
 	pinnedRTTRatio   = 1.5
 	// swampedShare: a limit turning away 85 % of demand or more (demand
@@ -603,6 +614,12 @@ type Finding struct {
 	// that began inside it, where its calmest window has none)
 	lossiest int64
 	lostMax  float64
+	// slowFrom is the start of the first window that completed
+	// slowdownNamed of its best or less while the RTT stood up, slowShare
+	// the least any such window completed (0: none) and slowRise the RTT's
+	// rise in that one
+	slowFrom            int64
+	slowShare, slowRise float64
 }
 
 // Unreachable names a verdict the data cannot support, and why.
@@ -1436,6 +1453,12 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 		if cut, ok := s.changePoint(fs[prev].Start.UnixNano(), w.bound, w.end); ok {
 			fs[prev].End = time.Unix(0, cut).UTC()
 			fs[len(fs)-1].Start = time.Unix(0, cut).UTC()
+			if cut > w.start {
+				// the window holds the end of the episode before: a
+				// slowdown in it is that episode's (a recovery window
+				// completing less than its best)
+				fs[len(fs)-1].slowShare = 0
+			}
 		}
 	}
 	return fs
@@ -1571,6 +1594,7 @@ func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Findin
 				f.strength, f.w = strength, w
 			}
 			f.noteLosses(&w)
+			f.noteSlowdown(&w)
 			return fs
 		}
 		if Rank(c) > 0 && Rank(f.Class) > 0 {
@@ -1579,6 +1603,7 @@ func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Findin
 	}
 	f := Finding{Class: c, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: SeverityOf(c), windows: 1, strength: strength, w: w}
 	f.noteLosses(&w)
+	f.noteSlowdown(&w)
 	return append(fs, f)
 }
 
@@ -1587,6 +1612,39 @@ func (f *Finding) noteLosses(w *windowStats) {
 	if w.hasDropShare && w.dropShare > f.lostMax {
 		f.lossiest, f.lostMax = w.start, w.dropShare
 	}
+}
+
+// noteSlowdown keeps when the episode's windows first completed
+// slowdownNamed of their best or less while the RTT stood up, and the
+// least any of them completed (windowStats.slowdown).
+func (f *Finding) noteSlowdown(w *windowStats) {
+	share, rise, ok := w.slowdown()
+	if !ok {
+		return
+	}
+	if f.slowShare == 0 {
+		f.slowFrom = w.start
+	}
+	if f.slowShare == 0 || share < f.slowShare {
+		f.slowShare, f.slowRise = share, rise
+	}
+}
+
+// slowdown reports a window that completed slowdownNamed of its best or
+// less while the RTT stood degradedRTTRise above its baseline (the min
+// RTT's rise where no RTT is measured): share is what it completed, rise
+// the RTT's rise.
+func (w *windowStats) slowdown() (share, rise float64, ok bool) {
+	if !w.hasTput || w.tputShare > slowdownNamed || w.tputShare <= 0 {
+		return 0, 0, false
+	}
+	switch {
+	case w.rttAt > 0 && w.rttMed > 0:
+		rise = w.rttMed / w.rttAt
+	case w.hasRTTMin:
+		rise = w.rttRise
+	}
+	return w.tputShare, rise, rise >= degradedRTTRise
 }
 
 // judge measures a window and names its class; ok is false when the window

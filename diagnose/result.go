@@ -397,6 +397,16 @@ func (s *Stream) describe(f *Finding) {
 			v["lost_share_max"] = decimal.Round(f.lostMax, 4)
 			sum += fmt.Sprintf("; losses made up to %.1f%% of completions (the window from %s)", 100*f.lostMax, time.Unix(0, f.lossiest).UTC().Format(time.RFC3339))
 		}
+		if f.slowShare > 0 {
+			// a slowdown no degraded rule held: named, not judged
+			at := time.Unix(0, f.slowFrom).UTC().Format(time.RFC3339)
+			v["completions_share_min"] = decimal.Round(f.slowShare, 2)
+			v["slowdown_rtt_rise"] = decimal.Round(f.slowRise, 2)
+			sum += fmt.Sprintf("; completions fell to %.0f%% of their best with the RTT %.2f× its baseline (first in the window from %s): a slower downstream, or a smaller one the limit holds above — the series cannot tell which", 100*f.slowShare, f.slowRise, at)
+			if rec == "Nothing to do." {
+				rec = fmt.Sprintf("Check the downstream's own latency and capacity from %s: a latency rise there is an incident the limiter absorbed (it turned demand away rather than queue it); a capacity step is one it followed.", at)
+			}
+		}
 	case PipelineBound:
 		sum = fmt.Sprintf("in-flight median %.1f against a limit of %.1f: %.0f%% used", w.inFlightMed, w.limitMed, 100*w.util)
 		rec = fmt.Sprintf("The pipeline, not the downstream %q, is the constraint: the limiter allows %.0f but only %.0f are sent. Look upstream (producers, consumers, worker pools, batching).", s.target, w.limitMed, w.inFlightMed)

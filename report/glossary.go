@@ -228,6 +228,11 @@ Statistics (reports, JSON stats and evidence values)
   completions_per_s  completions a second by Little's law (in-flight / RTT):
                      a slower or smaller downstream completes less, a limiter
                      filling its own queue completes as much at a higher RTT
+  completions_share_min, slowdown_rtt_rise
+                     a healthy episode's window that completed the least of
+                     its best (60% or less) while the RTT stood 1.5× its
+                     baseline or more, and that rise: a slower downstream or
+                     a smaller one the limit holds above, named, not judged
   windows            how many windows showed the finding
   confidence         the share of judged windows that showed the verdict, 0–1
   judged_windows     windows with enough samples to judge
