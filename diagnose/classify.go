@@ -1635,7 +1635,7 @@ func (f *Finding) noteSlowdown(w *windowStats) {
 // RTT's rise where no RTT is measured): share is what it completed, rise
 // the RTT's rise.
 func (w *windowStats) slowdown() (share, rise float64, ok bool) {
-	if !w.hasTput || w.tputShare > slowdownNamed || w.tputShare <= 0 {
+	if !w.hasTput || !(w.tputShare > 0 && w.tputShare <= slowdownNamed) { // NaN too
 		return 0, 0, false
 	}
 	switch {
@@ -1644,7 +1644,7 @@ func (w *windowStats) slowdown() (share, rise float64, ok bool) {
 	case w.hasRTTMin:
 		rise = w.rttRise
 	}
-	return w.tputShare, rise, rise >= degradedRTTRise
+	return w.tputShare, rise, rise >= degradedRTTRise && !math.IsInf(rise, 1)
 }
 
 // judge measures a window and names its class; ok is false when the window

@@ -160,11 +160,13 @@ func Sparkline(values []float64, width int) string {
 	buckets := make([]float64, width)
 	for i := range buckets {
 		a, b := i*len(values)/width, (i+1)*len(values)/width
-		sum := 0.0
+		// the mean as a sum of shares: limits near the float64 range
+		// (1e308 is a valid CSV value) would overflow a plain sum
+		mean := 0.0
 		for _, v := range values[a:b] {
-			sum += v
+			mean += v / float64(b-a)
 		}
-		buckets[i] = sum / float64(b-a)
+		buckets[i] = mean
 	}
 	lo, hi := 0.0, math.Inf(-1)
 	for _, v := range buckets {
@@ -172,11 +174,15 @@ func Sparkline(values []float64, width int) string {
 	}
 	var sb strings.Builder
 	for _, v := range buckets {
-		i := 0
-		if hi > lo {
-			i = int((v - lo) / (hi - lo) * float64(len(sparkRunes)-1))
+		// halves: hi − lo overflows where lo is far below 0
+		f := 0.0
+		if span := hi/2 - lo/2; span > 0 {
+			f = (v/2 - lo/2) / span
 		}
-		sb.WriteRune(sparkRunes[i])
+		if !(f >= 0) { // NaN too: an index from NaN is undefined
+			f = 0
+		}
+		sb.WriteRune(sparkRunes[int(math.Min(f, 1)*float64(len(sparkRunes)-1))])
 	}
 	return sb.String()
 }

@@ -64,14 +64,30 @@ func seedRepeated(n, k int) []byte {
 	return b
 }
 
-// FuzzDiagnose: no input sample sequence panics the classifier, hangs it, or
-// makes a report that is not well-formed (JSON parses, numbers finite). The
+// seedHuge is n samples a second apart whose limit is 1e308, a valid CSV
+// value: sums over them overflow (the text report's sparkline panicked).
+func seedHuge(n int) []byte {
+	var b []byte
+	for range n {
+		b = binary.LittleEndian.AppendUint64(b, uint64(time.Second))
+		b = append(b, 0x0f)
+		for _, v := range []float64{1e308, 1, 10, 12, 0, 0} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
+}
+
+// FuzzDiagnose: no input sample sequence panics the classifier, hangs it,
+// makes a report that is not well-formed (JSON parses, numbers finite), or
+// a finding whose sentence prints NaN or Inf. The
 // first 8 bytes choose the window (0: adaptive, else at least
 // diagnose.MinWindow).
 func FuzzDiagnose(f *testing.F) {
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Minute)), seedSamplesN(8)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Second)), seedSamplesN(14)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedRepeated(40, 5)...))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedHuge(60)...))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if len(raw) < 8 {
 			return
@@ -82,6 +98,13 @@ func FuzzDiagnose(f *testing.F) {
 		}
 		samples := samplesFrom(raw[8:])
 		res := diagnose.Classify("x", samples, opt)
+		for _, f := range res.Findings {
+			// a value that overflowed is left out of the numbers
+			// (NonFinite), never printed in the sentence
+			if strings.Contains(f.Evidence.Summary, "NaN") || strings.Contains(f.Evidence.Summary, "Inf") {
+				t.Fatalf("%s finding says a non-finite number: %q", f.Class, f.Evidence.Summary)
+			}
+		}
 		rep := NewReport("fuzz", []diagnose.Result{res}, map[string][]trace.Sample{"x": samples}, []diagnose.Class{diagnose.Degraded})
 		var buf bytes.Buffer
 		if err := rep.JSON(&buf); err != nil {

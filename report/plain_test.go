@@ -1,9 +1,11 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/trace"
@@ -51,5 +53,27 @@ func TestSparklineScalesFromZero(t *testing.T) {
 	}
 	if got := Sparkline([]float64{0, 10}, 2); got != "▁█" {
 		t.Fatalf("0→10: %q", got)
+	}
+}
+
+// A sparkline of values near the float64 range (1e308 is a valid limit in a
+// CSV) or of non-finite ones draws every bucket and never panics: a plain
+// sum of two 1e308 limits overflowed to +Inf, its scaled index was NaN, and
+// the rune index from it was out of range.
+func TestSparklineAtTheFloat64Range(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		values []float64
+		want   string
+	}{
+		{"1e308 held", []float64{1e308, 1e308, 1e308, 1e308}, "██"},
+		{"1e308 from 0", []float64{0, 0, 1e308, 1e308}, "▁█"},
+		{"-1e308 to 1e308", []float64{-1e308, -1e308, 1e308, 1e308}, "▁█"},
+		{"NaN and Inf", []float64{math.NaN(), 1, math.Inf(1), 1}, ""},
+	} {
+		got := Sparkline(c.values, 2)
+		if utf8.RuneCountInString(got) != 2 || c.want != "" && got != c.want {
+			t.Errorf("%s: %q, want %q (two runes)", c.name, got, c.want)
+		}
 	}
 }
