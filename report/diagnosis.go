@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sort"
 	"strings"
 	"time"
@@ -160,13 +161,23 @@ func Sparkline(values []float64, width int) string {
 	buckets := make([]float64, width)
 	for i := range buckets {
 		a, b := i*len(values)/width, (i+1)*len(values)/width
-		// the mean as a sum of shares: limits near the float64 range
-		// (1e308 is a valid CSV value) would overflow a plain sum
-		mean := 0.0
+		sum := 0.0
 		for _, v := range values[a:b] {
-			mean += v / float64(b-a)
+			sum += v
 		}
-		buckets[i] = mean
+		buckets[i] = sum / float64(b-a)
+		if math.IsInf(sum, 0) {
+			// limits near the float64 range (1e308 is a valid CSV
+			// value) overflow the sum: it is taken scaled by a power of
+			// two, which rounds as the plain sum does (a constant series
+			// stays one level)
+			scale := math.Ldexp(1, -bits.Len(uint(b-a)))
+			sum = 0
+			for _, v := range values[a:b] {
+				sum += v * scale
+			}
+			buckets[i] = sum / (float64(b-a) * scale)
+		}
 	}
 	lo, hi := 0.0, math.Inf(-1)
 	for _, v := range buckets {

@@ -66,7 +66,7 @@ func TestSparklineAtTheFloat64Range(t *testing.T) {
 		values []float64
 		want   string
 	}{
-		{"1e308 held", []float64{1e308, 1e308, 1e308, 1e308}, "██"},
+		{"1e308 held", []float64{1e308, 1e308, 1e308, 1e308, 1e308, 1e308}, "██"},
 		{"1e308 from 0", []float64{0, 0, 1e308, 1e308}, "▁█"},
 		{"-1e308 to 1e308", []float64{-1e308, -1e308, 1e308, 1e308}, "▁█"},
 		{"NaN and Inf", []float64{math.NaN(), 1, math.Inf(1), 1}, ""},

@@ -1,6 +1,9 @@
 package trace
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Packed is a Sample in 40 bytes, for holding hours of many targets in
 // memory (ring buffers, replay): the time as Unix nanoseconds, the values as
@@ -42,7 +45,20 @@ func (pk *Packer) Pack(s Sample) Packed {
 
 func packValues(s Sample, id uint32) Packed {
 	return Packed{ns: s.Time.UnixNano(), target: id, fields: s.Fields,
-		vals: [6]float32{float32(s.Limit), float32(s.InFlight), float32(s.RTTMinMs), float32(s.RTTMs), float32(s.Dropped), float32(s.Rejected)}}
+		vals: [6]float32{f32(s.Limit), f32(s.InFlight), f32(s.RTTMinMs), f32(s.RTTMs), f32(s.Dropped), f32(s.Rejected)}}
+}
+
+// f32 is v as a float32, saturated at float32's largest magnitude: a value
+// beyond its range (1e308 is a valid trace value) stays finite rather than
+// becoming ±Inf, whose ratios (in-flight / limit) are NaN downstream.
+func f32(v float64) float32 {
+	switch {
+	case v > math.MaxFloat32:
+		return math.MaxFloat32
+	case v < -math.MaxFloat32:
+		return -math.MaxFloat32
+	}
+	return float32(v)
 }
 
 // Unpack returns the Sample p packs.

@@ -281,6 +281,31 @@ func TestReadJSONL(t *testing.T) {
 	}
 }
 
+// Values beyond float32's range (1e308 is a valid trace value) are held at
+// its largest magnitude, not as ±Inf: the dashboard's in-flight / limit of
+// two such values was Inf/Inf = NaN, and its bar width from that panicked.
+// Values within it keep float32's precision.
+func TestPackedSaturatesAtFloat32Range(t *testing.T) {
+	r := NewRing(4)
+	r.Push(Sample{Limit: 1e308, InFlight: 1e308, RTTMinMs: -1e308, RTTMs: 12.5, Dropped: 3e38, Rejected: math.MaxFloat64})
+	got := r.At(0)
+	for name, c := range map[string]struct{ got, want float64 }{
+		"limit":     {got.Limit, math.MaxFloat32},
+		"in_flight": {got.InFlight, math.MaxFloat32},
+		"rtt_min":   {got.RTTMinMs, -math.MaxFloat32},
+		"rtt":       {got.RTTMs, 12.5},
+		"dropped":   {got.Dropped, float64(float32(3e38))},
+		"rejected":  {got.Rejected, math.MaxFloat32},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %g, want %g", name, c.got, c.want)
+		}
+	}
+	if u := got.InFlight / got.Limit; u != 1 {
+		t.Errorf("in-flight / limit of two 1e308 values: %g, want 1", u)
+	}
+}
+
 func TestRingAndStore(t *testing.T) {
 	r := NewRing(3)
 	for i := 0; i < 5; i++ {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -106,7 +107,11 @@ func (o *overview) typeFilter(msg tea.KeyMsg, rows []diagnose.Row) tea.Cmd {
 
 func util(r diagnose.Row) float64 {
 	if r.Last.Has(trace.FieldLimit|trace.FieldInFlight) && r.Last.Limit > 0 {
-		return r.Last.InFlight / r.Last.Limit
+		// not NaN: the store keeps values as float32, so two beyond its
+		// range (1e308 is a valid CSV value) are +Inf and Inf/Inf is NaN
+		if f := r.Last.InFlight / r.Last.Limit; !math.IsNaN(f) {
+			return f
+		}
 	}
 	return -1
 }

@@ -712,3 +712,33 @@ func TestFleetMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(bd)
 }
+
+// Limits and in-flight beyond float32's range (1e308 is a valid trace
+// value) read as in-flight at 100 % of the limit on the overview and in the
+// detail, and a row whose in-flight / limit is NaN draws the unknown bar:
+// the bar's width from a NaN share panicked the dashboard.
+func TestValuesAtTheFloat64RangeOnScreen(t *testing.T) {
+	b := diagnose.NewBoard(3600, diagnose.Options{Window: time.Minute})
+	for i := 0; i < 300; i++ {
+		s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "huge"}
+		s.Set(trace.FieldLimit, 1e308)
+		s.Set(trace.FieldInFlight, 1e308)
+		s.Set(trace.FieldRTTMin, 10)
+		s.Set(trace.FieldRTT, 12)
+		b.Push(s)
+	}
+	o := Options{Title: "replay", Board: b, Now: func() time.Time { return t0.Add(300 * time.Second) }, Zoom: 5 * time.Minute}
+	m := send(tea.Model(New(o)), tea.WindowSizeMsg{Width: 110, Height: 30})
+	if v := m.View(); !strings.Contains(v, "100%") || strings.Contains(v, "NaN") {
+		t.Fatalf("overview of 1e308 limits:\n%s", v)
+	}
+	if v := send(m, tea.KeyMsg{Type: tea.KeyEnter}).View(); strings.Contains(v, "NaN") || strings.Contains(v, "Inf") {
+		t.Fatalf("detail of 1e308 limits:\n%s", v)
+	}
+	var last trace.Sample
+	last.Set(trace.FieldLimit, math.Inf(1))
+	last.Set(trace.FieldInFlight, math.Inf(1))
+	if got := utilCell(diagnose.Row{Target: "x", Last: last}, 12); !strings.HasSuffix(got, "–") {
+		t.Errorf("in-flight / limit of Inf/Inf: %q, want the unknown bar", got)
+	}
+}
