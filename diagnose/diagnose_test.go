@@ -1642,3 +1642,28 @@ func TestSlowdownNamedOnRealRecordings(t *testing.T) {
 		}
 	}
 }
+
+// A downstream that slowed and sheds the rest holds fewer requests than the
+// limit lets in: go-concurrency-limits v1.0.0's Gradient2, run for real at a
+// capacity of 1 whose latency doubles, triples and quadruples from minute
+// 10 (testdata/gcl-gradient2-creep-no-losses-15s.csv, read every 15 s, its
+// dropped and rejected columns left out), keeps in-flight at a fifth of its
+// limit of 18 throughout. From minute 11 its min RTT is 3.4× up and
+// completions at a fifth of their best: degraded-downstream there
+// (shedsSlower), where it read pipeline-bound for the whole trace. The time
+// before the incident stays pipeline-bound.
+func TestSlowerDownstreamSheddingIsNoPipeline(t *testing.T) {
+	r := Classify("gcl-gradient2", readTestdata(t, "gcl-gradient2-creep-no-losses-15s.csv"), Options{})
+	run := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) // the real-libraries world's epoch
+	if r.Class != Degraded {
+		t.Fatalf("class %s, want degraded-downstream: %+v", r.Class, r.Findings)
+	}
+	for _, f := range r.Findings {
+		switch {
+		case f.Class == Degraded && (f.Start.Before(run.Add(10*time.Minute)) || !strings.Contains(f.Evidence.Summary, "min RTT rose")):
+			t.Errorf("degraded %s–%s (the incident began at 00:10): %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		case f.Class == PipelineBound && f.End.After(run.Add(12*time.Minute)):
+			t.Errorf("pipeline-bound %s–%s runs into the incident", f.Start.Format("15:04:05"), f.End.Format("15:04:05"))
+		}
+	}
+}

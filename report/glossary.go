@@ -40,7 +40,10 @@ degraded-downstream (critical)
   law) at 80% or less of its best, since a limiter filling its own queue
   completes as much at a higher RTT, and only while in-flight fills half the
   limit, over the window and its last third (a batch draining into an idle
-  gap completes nothing because nothing is sent); an interval with losses
+  gap completes nothing because nothing is sent) — or a fifth of it where
+  the min RTT doubled and the RTT rose 1.5× with completions at 40% or less
+  (a slower downstream shedding the rest as fast failures holds fewer than
+  the limit lets in); an interval with losses
   and no RTT completed nothing. Slower: the min RTT (or the RTT) at 1.5× its
   earlier level while the limit is pinned at half its earlier level or less,
   fell to half its best (where it swings widely there, the RTT doubled: the
