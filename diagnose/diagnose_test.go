@@ -1667,3 +1667,53 @@ func TestSlowerDownstreamSheddingIsNoPipeline(t *testing.T) {
 		}
 	}
 }
+
+// Requests that stop succeeding are a stalled downstream, with or without
+// the loss column: go-concurrency-limits v1.0.0's Vegas, run for real over a
+// downstream cut to 3 of 10 servers with its latency tripled and 2 % errors
+// at minute 10 (testdata/gcl-vegas-stalled-no-losses-15s.csv, read every
+// 15 s, its dropped and rejected columns left out), holds 3–8 requests and
+// reports no RTT from 00:10:28 on: nothing succeeds. It read pipeline-bound
+// (in-flight at a third of the limit); the stall is degraded-downstream,
+// the time before it healthy. In synthetic traces, an RTT that stops while
+// nothing is in flight (an idle pipeline), or a trace whose RTT is too long
+// for a window to hold a success, is no stall.
+func TestStalledDownstreamWithoutLosses(t *testing.T) {
+	r := Classify("gcl-vegas", readTestdata(t, "gcl-vegas-stalled-no-losses-15s.csv"), Options{})
+	run := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	if r.Class != Degraded {
+		t.Fatalf("class %s, want degraded-downstream: %+v", r.Class, r.Findings)
+	}
+	for _, f := range r.Findings {
+		switch {
+		case f.Class == Degraded && (f.Start.Before(run.Add(10*time.Minute)) || f.Start.After(run.Add(12*time.Minute)) || !strings.Contains(f.Evidence.Summary, "no request succeeded in the window (none of its")):
+			t.Errorf("degraded %s–%s (the stall began at 00:10:28): %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		case Rank(f.Class) > 0 && f.Class != Degraded && f.Class != Healthy:
+			t.Errorf("%s %s–%s: %s", f.Class, f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		inFlight float64
+		every    int // a success (an RTT) every that many rows before minute 10, none after
+		want     bool
+	}{
+		{"3 in flight, nothing succeeds from minute 10", 3, 1, true},
+		{"idle after minute 10", 0, 1, false},
+		{"a success every 90 s", 3, 90, false},
+	} {
+		r := Classify("x", synth(1200, time.Second, func(i int) (float64, float64, float64, float64, float64, float64) {
+			f, rtt := 3.0, -1.0
+			if i%c.every == 0 && i < 600 {
+				rtt = 50
+			}
+			if i >= 600 {
+				f = c.inFlight
+			}
+			return 10, f, 40, rtt, -1, -1
+		}), Options{})
+		if got := r.Class == Degraded; got != c.want {
+			t.Errorf("%s: %s %+v, want degraded %v", c.name, r.Class, r.Findings, c.want)
+		}
+	}
+}

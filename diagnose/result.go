@@ -351,7 +351,7 @@ func (s *Stream) unreachable(interval time.Duration) []Unreachable {
 		u = append(u, Unreachable{StaleRTTMin, "no rtt_ms series to compare the min RTT with"})
 	}
 	if s.have&trace.FieldDropped == 0 {
-		u = append(u, Unreachable{ErrorAcceleration, "no dropped series (nor, for degraded-downstream, a downstream that lost capacity with errors at a flat latency: without losses it reads as a healthy step down; only a slower downstream, or a limit nailed at its minimum, shows)"})
+		u = append(u, Unreachable{ErrorAcceleration, "no dropped series (nor, for degraded-downstream, a downstream that lost capacity with errors at a flat latency: without losses it reads as a healthy step down; only a slower downstream, a limit nailed at its minimum, or requests that stop succeeding (no RTT while in-flight holds some), shows)"})
 	}
 	return u
 }
@@ -444,6 +444,8 @@ func (s *Stream) describe(f *Finding) {
 		case degradedLostOpening:
 			sum = fmt.Sprintf("losses made %.1f%% of completions with no calm level of losses before them in the trace, in-flight pressed against the limit (median %.1f): a limiter probing a healthy downstream's shed point loses about half at most", 100*w.dropShare, w.limitMed)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedStalled:
+			sum = fmt.Sprintf("no request succeeded in the window (none of its %d samples has an RTT, against %.1f ms before) while in-flight held %.1f of a limit of %.1f: the downstream completes nothing it is sent", w.n, w.rttAt, w.inFlightMed, w.limitMed)
 		case degradedSwamped:
 			flat := ""
 			if w.rejShare < swampedShare {

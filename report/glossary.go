@@ -44,7 +44,10 @@ degraded-downstream (critical)
   the min RTT doubled and the RTT rose 1.5× with completions at 40% or less
   (a slower downstream shedding the rest as fast failures holds fewer than
   the limit lets in); an interval with losses
-  and no RTT completed nothing. Slower: the min RTT (or the RTT) at 1.5× its
+  and no RTT completed nothing. Stalled: a whole window with no RTT while
+  in-flight holds requests, in a trace that had one (the window ten of its
+  RTTs or more): nothing sent succeeded, all the series show without the
+  loss column. Slower: the min RTT (or the RTT) at 1.5× its
   earlier level while the limit is pinned at half its earlier level or less,
   fell to half its best (where it swings widely there, the RTT doubled: the
   bottom of its own swing is no slower downstream), or holds steady with the
