@@ -558,19 +558,25 @@ func TestDashboardDefectsStayFixed(t *testing.T) {
 	})
 }
 
+// steadyBoard is a board of one target read every second for five
+// minutes, its values held.
+func steadyBoard(target string, values map[trace.Field]float64) *diagnose.Board {
+	b := diagnose.NewBoard(3600, diagnose.Options{Window: time.Minute})
+	for i := 0; i < 300; i++ {
+		s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: target}
+		for f, v := range values {
+			s.Set(f, v)
+		}
+		b.Push(s)
+	}
+	return b
+}
+
 // A target exporting rejections shows the rejected share in the overview's
 // REJ column and as a series in its detail.
 func TestRejectedShareOnScreen(t *testing.T) {
-	b := diagnose.NewBoard(3600, diagnose.Options{Window: time.Minute})
-	for i := 0; i < 300; i++ {
-		s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "payments"}
-		s.Set(trace.FieldLimit, 10)
-		s.Set(trace.FieldInFlight, 8)
-		s.Set(trace.FieldRTTMin, 90)
-		s.Set(trace.FieldRTT, 100)
-		s.Set(trace.FieldRejected, 20) // 80 completed a second: a fifth of demand turned away
-		b.Push(s)
-	}
+	// 80 completed a second: a fifth of demand turned away
+	b := steadyBoard("payments", map[trace.Field]float64{trace.FieldLimit: 10, trace.FieldInFlight: 8, trace.FieldRTTMin: 90, trace.FieldRTT: 100, trace.FieldRejected: 20})
 	o := Options{Title: "watch", Board: b, Now: func() time.Time { return t0.Add(300 * time.Second) }, Zoom: 5 * time.Minute}
 	m := send(tea.Model(New(o)), tea.WindowSizeMsg{Width: 110, Height: 30})
 	if v := m.View(); !strings.Contains(v, "REJ") || !strings.Contains(v, "20%") {
@@ -718,15 +724,7 @@ func TestFleetMemory(t *testing.T) {
 // detail, and a row whose in-flight / limit is NaN draws the unknown bar:
 // the bar's width from a NaN share panicked the dashboard.
 func TestValuesAtTheFloat64RangeOnScreen(t *testing.T) {
-	b := diagnose.NewBoard(3600, diagnose.Options{Window: time.Minute})
-	for i := 0; i < 300; i++ {
-		s := trace.Sample{Time: t0.Add(time.Duration(i) * time.Second), Target: "huge"}
-		s.Set(trace.FieldLimit, 1e308)
-		s.Set(trace.FieldInFlight, 1e308)
-		s.Set(trace.FieldRTTMin, 10)
-		s.Set(trace.FieldRTT, 12)
-		b.Push(s)
-	}
+	b := steadyBoard("huge", map[trace.Field]float64{trace.FieldLimit: 1e308, trace.FieldInFlight: 1e308, trace.FieldRTTMin: 10, trace.FieldRTT: 12})
 	o := Options{Title: "replay", Board: b, Now: func() time.Time { return t0.Add(300 * time.Second) }, Zoom: 5 * time.Minute}
 	m := send(tea.Model(New(o)), tea.WindowSizeMsg{Width: 110, Height: 30})
 	if v := m.View(); !strings.Contains(v, "100%") || strings.Contains(v, "NaN") {
