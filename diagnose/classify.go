@@ -2131,8 +2131,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// has one (an RTT is the mean of an interval's successes) while
 		// in-flight held requests, over a window stalledRTTs times the
 		// RTT the trace had at its baseline: nothing the downstream was
-		// sent succeeded. With the loss column the losses say so
-		// (failing); without it this is all the series show
+		// sent succeeded. Where requests fail, the loss column says so
+		// (failing); without it, or where they hang rather than fail,
+		// this is all the series show
 		w.class, w.why = Degraded, degradedStalled
 	case noCalm && errorsUp && w.dropShare >= lostMostOpening && w.hasUtil && w.util >= unboundUtil:
 		// most of what completes lost before any calm level: a trace

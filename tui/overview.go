@@ -107,8 +107,8 @@ func (o *overview) typeFilter(msg tea.KeyMsg, rows []diagnose.Row) tea.Cmd {
 
 func util(r diagnose.Row) float64 {
 	if r.Last.Has(trace.FieldLimit|trace.FieldInFlight) && r.Last.Limit > 0 {
-		// not NaN: the store keeps values as float32, so two beyond its
-		// range (1e308 is a valid CSV value) are +Inf and Inf/Inf is NaN
+		// not NaN: two infinite values (a row built by a caller; the
+		// store saturates what it holds at float32's range) are Inf/Inf
 		if f := r.Last.InFlight / r.Last.Limit; !math.IsNaN(f) {
 			return f
 		}
