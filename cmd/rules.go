@@ -37,8 +37,8 @@ or Mimir rulers) that judge every limiter the way diagnose does:
                                 earlier and the share of time the RTT stood at
                                 twice the min RTT, over --window
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
-                                labelled evidence=slower, capacity-lost or
-                                swamped), LimiterOscillating (warning),
+                                labelled evidence=slower, capacity-lost,
+                                swamped or stalled), LimiterOscillating (warning),
                                 LimiterPipelineBound (info), each held for --for,
                                 with the numbers and the recommendation in its
                                 annotations

@@ -2795,6 +2795,7 @@ const (
 	OscMinLegs         Threshold = oscMinLegs
 	OscSlowLegs        Threshold = oscSlowLegs
 	FloorJitter        Threshold = floorJitter
+	StalledRTTs        Threshold = stalledRTTs
 )
 
 // Advice is the recommendation of a class without a target's numbers: what

@@ -319,6 +319,19 @@ func Build(opt Options) (File, []string, error) {
 				"the limit turned away {{ $value | humanizePercentage }} of demand while "+lossesSaid)
 		}
 	}
+	// stalled, as diagnose's: no RTT all window (the RTT, a mean of
+	// successes, is NaN where none completed) while in-flight holds
+	// requests, where the baseline span had an RTT and the window spans
+	// StalledRTTs of it — whatever the loss series says
+	stalled := ""
+	if have[trace.FieldRTT] && have[trace.FieldInFlight] {
+		measured := func(span string) string { return fmt.Sprintf("(limitscope:rtt_seconds >= 0)[%s:%s]", span, step) }
+		stalled = fmt.Sprintf("quantile_over_time(0.5, limitscope:in_flight[%s]) > 0 unless %s count_over_time(%s) > 0 and %s quantile_over_time(0.5, %s) * %g <= %g",
+			w, on, measured(w), on, measured(base), float64(diagnose.StalledRTTs), opt.Window.Seconds())
+		alert("LimiterDegradedDownstream", "stalled", "critical", diagnose.Degraded, stalled,
+			"the downstream completes nothing it is sent (no request succeeded in the last "+w+", {{ $value }} in flight)",
+			"no request succeeded in "+w+" while in-flight held {{ $value }} by its median: the downstream completes nothing it is sent.")
+	}
 	// swinging, as diagnose's swings: the middle half apart by OscIQR and
 	// one jitter (√limit), or the 10–90 % band at OscWideBand and two
 	// jitters; a band of 20–30 % with the middle half narrow is a shallow
@@ -348,6 +361,10 @@ func Build(opt Options) (File, []string, error) {
 		}
 		if have[trace.FieldRTTMin] {
 			expr += fmt.Sprintf(" unless %s limitscope:rtt_min_rise:%s >= %g", on, w, float64(diagnose.DegradedRTTRise))
+		}
+		if stalled != "" {
+			// a stalled downstream holds fewer than the limit lets in
+			expr += fmt.Sprintf(" unless %s (%s)", on, stalled)
 		}
 		alert("LimiterPipelineBound", "", "info", diagnose.PipelineBound, expr,
 			"the pipeline, not the downstream, is the constraint",

@@ -271,6 +271,31 @@ func TestCapacityLostNeedsInFlight(t *testing.T) {
 	}})
 }
 
+// A downstream whose requests stop succeeding (the RTT's count flat from
+// minute 60, so the RTT, a mean of successes, is NaN) while 8 stay in flight
+// under a limit of 20 fires LimiterDegradedDownstream's stalled rule, and
+// not LimiterPipelineBound, which its in-flight at 40 % of the limit would;
+// the same limiter whose requests keep succeeding is pipeline-bound.
+func TestStalledDownstreamFires(t *testing.T) {
+	stalled := limiterSeries("stalled", constant(20), constant(8), constant(0.020), constant(0.022), constant(0))
+	for i := range stalled {
+		if strings.Contains(stalled[i].name, "limiter_rtt_seconds_") {
+			for k := 240; k <= steps; k++ {
+				stalled[i].values[k] = stalled[i].values[239] // nothing succeeds
+			}
+		}
+	}
+	in := append(stalled, limiterSeries("working", constant(20), constant(8), constant(0.020), constant(0.022), constant(0))...)
+	promtoolAlerts(t, in, map[string][]firing{
+		"LimiterDegradedDownstream": {{"stalled", "stalled", "critical",
+			"stalled on svc:9090: the downstream completes nothing it is sent (no request succeeded in the last 5m, 8 in flight)",
+			"no request succeeded in 5m while in-flight held 8 by its median: the downstream completes nothing it is sent. " + degradedAdvice}},
+		"LimiterPipelineBound": {{"working", "", "info",
+			"working on svc:9090: the pipeline, not the downstream, is the constraint",
+			"in-flight is 0.40 of the limit 20.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}},
+	})
+}
+
 // A limiter that exports no rejections is pipeline-bound, as diagnose
 // judges it, when in-flight is under 80 % of the limit and seldom reaches
 // it; in-flight at about the same mean that touches the limit every third
