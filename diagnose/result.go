@@ -380,7 +380,7 @@ func (s *Stream) describe(f *Finding) {
 		} else {
 			sum += "; in-flight not measured, so pipeline-bound could not be checked"
 		}
-		rec = "Nothing to do."
+		rec = Advice(Healthy)
 		if w.hasDropShare && w.dropShare >= bindingShare {
 			// losses the classifier did not hold against the downstream:
 			// behind a queue (the RTT above its baseline) they are the
@@ -403,7 +403,7 @@ func (s *Stream) describe(f *Finding) {
 			v["completions_share_min"] = decimal.Round(f.slowShare, 2)
 			v["slowdown_rtt_rise"] = decimal.Round(f.slowRise, 2)
 			sum += fmt.Sprintf("; completions fell to %.0f%% of their best with the RTT %.2f× its baseline (first in the window from %s): a slower downstream, or a smaller one the limit holds above — the series cannot tell which", 100*f.slowShare, f.slowRise, at)
-			if rec == "Nothing to do." {
+			if rec == Advice(Healthy) { // not the over-the-limit advice above
 				rec = fmt.Sprintf("Check the downstream's own latency and capacity from %s: a latency rise there is an incident the limiter absorbed (it turned demand away rather than queue it); a capacity step is one it followed.", at)
 			}
 		}

@@ -226,6 +226,9 @@ func Build(opt Options) (File, []string, error) {
 		// rejected / (rejected + completions)
 		rec("limitscope:rejected_share", shareOfDemand("limitscope:rejected:rate1m"))
 	}
+	// in-flight's median over the window: a limit nothing uses (0) binds
+	// nothing, and one holding requests with nothing succeeding is stalled
+	inFlightMedian := fmt.Sprintf("quantile_over_time(0.5, limitscope:in_flight[%s])", w)
 	lossEvidence := have[trace.FieldDropped] && have[trace.FieldInFlight] && rtt != ""
 	if lossEvidence {
 		// losses / (losses + completions), and their calm level: the
@@ -296,7 +299,7 @@ func Build(opt Options) (File, []string, error) {
 		// no capacity lost
 		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s", w, float64(diagnose.CollapseDrop), lossesUp)
 		if have[trace.FieldInFlight] {
-			capacityLost += fmt.Sprintf(" and %s quantile_over_time(0.5, limitscope:in_flight[%s]) > 0", on, w)
+			capacityLost += fmt.Sprintf(" and %s %s > 0", on, inFlightMedian)
 		}
 		alert("LimiterDegradedDownstream", "capacity-lost", "critical", diagnose.Degraded,
 			capacityLost,
@@ -326,8 +329,8 @@ func Build(opt Options) (File, []string, error) {
 	stalled := ""
 	if have[trace.FieldRTT] && have[trace.FieldInFlight] {
 		measured := func(span string) string { return fmt.Sprintf("(limitscope:rtt_seconds >= 0)[%s:%s]", span, step) }
-		stalled = fmt.Sprintf("quantile_over_time(0.5, limitscope:in_flight[%s]) > 0 unless %s count_over_time(%s) > 0 and %s quantile_over_time(0.5, %s) * %g <= %g",
-			w, on, measured(w), on, measured(base), float64(diagnose.StalledRTTs), opt.Window.Seconds())
+		stalled = fmt.Sprintf("%s > 0 unless %s count_over_time(%s) > 0 and %s quantile_over_time(0.5, %s) * %g <= %g",
+			inFlightMedian, on, measured(w), on, measured(base), float64(diagnose.StalledRTTs), opt.Window.Seconds())
 		alert("LimiterDegradedDownstream", "stalled", "critical", diagnose.Degraded, stalled,
 			"the downstream completes nothing it is sent (no request succeeded in the last "+w+", {{ $value }} in flight)",
 			"no request succeeded in "+w+" while in-flight held {{ $value }} by its median: the downstream completes nothing it is sent.")
