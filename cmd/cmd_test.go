@@ -117,6 +117,7 @@ func TestNumericFlagsThatHungOrCrashedAreRefused(t *testing.T) {
 		{"diagnose", path, "--window", "1us"},
 		{"replay", path, "--plain", "--speed", "NaN"},
 		{"replay", path, "--plain", "--speed", "+Inf"},
+		{"replay", path, "--plain", "--idle-limit", "-1s"},
 		{"replay", path, "--plain", "--history", "2000000000"},
 		{"tune", path, "--sweep", "smoothing=0:NaN:0.1"},
 		{"tune", path, "--sweep", "smoothing=0.1,Inf"},

@@ -19,8 +19,14 @@ type replayOptions struct {
 	args    []string
 	dash    dashOptions
 	speed   float64
+	idle    time.Duration
 	zoomSet bool // --zoom given: keep it
 }
+
+// defaultIdleLimit is replay's default --idle-limit: Prometheus' lookback
+// (a series silent for five minutes is stale), so a trace's own sample
+// interval, even a slow scrape's, always plays at full length.
+const defaultIdleLimit = 5 * time.Minute
 
 func newReplayCmd(ios *IOStreams, runF func(*replayOptions) error) *cobra.Command {
 	o := &replayOptions{io: ios}
@@ -29,10 +35,13 @@ func newReplayCmd(ios *IOStreams, runF func(*replayOptions) error) *cobra.Comman
 		Short: "Replay a recorded trace in the dashboard, with playback controls",
 		Long: `Replay a trace file (CSV or JSON Lines, .gz, - for stdin) through the same
 dashboard as watch, on a playback clock: space pauses, ←/→ seek, [ and ] halve
-and double the speed, home/end jump. Verdicts are computed as the data plays.
+and double the speed, home/end jump. Verdicts are computed as the data plays, in sample time.
+A stretch without any sample longer than --idle-limit (two recordings a day
+apart in one file) plays as that long; the clock then jumps to the next sample.
 The file format is docs/trace-format.md in the repository.`,
 		Example: `  limitscope replay incident.csv
   limitscope replay incident.csv.gz --speed 60
+  limitscope replay week.csv --idle-limit 10s
   limitscope replay trace.jsonl --plain --speed 1000 | grep degraded`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -46,6 +55,7 @@ The file format is docs/trace-format.md in the repository.`,
 	}
 	o.dash.register(c, 0)
 	c.Flags().Float64Var(&o.speed, "speed", 1, "playback speed factor")
+	c.Flags().DurationVar(&o.idle, "idle-limit", defaultIdleLimit, "a stretch of sample time without samples longer than this plays as this long (0: play it whole)")
 	return c
 }
 
@@ -66,6 +76,9 @@ const MaxReplaySamples = 10_000_000
 func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	if !(o.speed > 0) || math.IsInf(o.speed, 0) {
 		return usageError(fmt.Errorf("--speed %v: must be a positive number", o.speed))
+	}
+	if o.idle < 0 {
+		return usageError(fmt.Errorf("--idle-limit %v: must be 0 (play gaps whole) or more", o.idle))
 	}
 	board, err := o.dash.board(ios)
 	if err != nil {
@@ -89,6 +102,7 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 		o.dash.zoom = fitZoom(pb.End().Sub(pb.Start()), o.dash.zoom)
 	}
 	pb.SetSpeed(o.speed)
+	pb.SetIdleLimit(o.idle)
 	pb.OnRewind = board.Reset
 	interactive := !(o.dash.plain || !ios.OutTTY)
 	pb.KeepOpen = interactive

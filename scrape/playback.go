@@ -27,6 +27,8 @@ type Playback struct {
 	rewound bool
 	tick    time.Duration
 	realNow func() time.Time
+	idle    time.Duration // gaps longer than this play as this long; 0: no limit
+	gaps    []idleGap     // the trace's gaps longer than idle, in time order
 	// OnRewind, when set, is called by Run before it re-emits from the
 	// start after a backward seek (a dashboard clears its state).
 	OnRewind func()
@@ -63,6 +65,10 @@ func ReadPlayback(name string, r *trace.Reader) (*Playback, error) {
 	p.sortAndBound()
 	return p, nil
 }
+
+// idleGap is a stretch of sample time with no sample: from the last sample
+// before it to the first after it, Unix nanoseconds.
+type idleGap struct{ from, to int64 }
 
 func (p *Playback) sortAndBound() {
 	s := &p.samples
@@ -130,6 +136,26 @@ func (p *Playback) SetSpeed(f float64) {
 	p.speed = min(max(f, 1.0/64), 4096)
 }
 
+// SetIdleLimit makes every stretch of sample time without a sample that is
+// longer than d play as if it lasted d (0: play gaps at full length), as
+// asciinema's idle-time limit does. A trace joining two recordings a day
+// apart then replays the day in d, not in a day. Samples keep their times:
+// only the playback clock skips.
+func (p *Playback) SetIdleLimit(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.idle, p.gaps = max(d, 0), nil
+	if p.idle == 0 {
+		return
+	}
+	for i := 1; i < p.samples.Len(); i++ {
+		from, to := p.samples.at(i-1).UnixNano(), p.samples.at(i).UnixNano()
+		if to-from > int64(p.idle) {
+			p.gaps = append(p.gaps, idleGap{from, to})
+		}
+	}
+}
+
 // Paused reports whether the clock is stopped.
 func (p *Playback) Paused() bool {
 	p.mu.Lock()
@@ -152,17 +178,32 @@ func (p *Playback) Done() bool {
 }
 
 // Advance moves the clock by a real duration times the speed (not when
-// paused), stopping at the end.
+// paused), stopping at the end. Within a gap longer than the idle limit the
+// clock jumps to the gap's end once the limit has played.
 func (p *Playback) Advance(real time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.paused {
 		return
 	}
-	p.pos = p.pos.Add(time.Duration(float64(real) * p.speed))
-	if p.pos.After(p.end) {
-		p.pos = p.end
+	pos, left := p.pos.UnixNano(), int64(float64(real)*p.speed)
+	left = min(left, p.end.UnixNano()-pos) // never more than the rest: no overflow
+	for left > 0 {
+		g := sort.Search(len(p.gaps), func(i int) bool { return p.gaps[i].to > pos })
+		if g == len(p.gaps) {
+			pos += left
+			break
+		}
+		cut := p.gaps[g].from + int64(p.idle)
+		if pos < cut {
+			step := min(left, cut-pos)
+			pos, left = pos+step, left-step
+		}
+		if pos >= cut {
+			pos = p.gaps[g].to
+		}
 	}
+	p.pos = time.Unix(0, min(pos, p.end.UnixNano())).UTC()
 }
 
 // Seek moves the position by d (negative: back), within the trace.

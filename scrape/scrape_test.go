@@ -377,6 +377,74 @@ func TestPlayback(t *testing.T) {
 	}
 }
 
+// TestPlaybackIdleLimit: a gap longer than the idle limit plays as the
+// limit, then the clock jumps to the gap's end; shorter gaps play whole.
+func TestPlaybackIdleLimit(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(d time.Duration) trace.Sample { return trace.Sample{Time: t0.Add(d), Target: "a"} }
+	// three samples a second apart, a gap of 100 years, three more; a
+	// second target 30 s into the gap (a gap of one target is no idle
+	// stretch of the trace while another still reports)
+	century := 100 * 365 * 24 * time.Hour
+	s := []trace.Sample{at(0), at(time.Second), at(2 * time.Second),
+		{Time: t0.Add(32 * time.Second), Target: "b"},
+		at(century), at(century + time.Second), at(century + 2*time.Second)}
+	cases := []struct {
+		name    string
+		idle    time.Duration
+		advance []time.Duration // real time at speed 1, one after another
+		visible []int
+		pos     []time.Duration // the position after each advance, from t0
+	}{
+		{"gaps within the limit play whole", time.Minute,
+			[]time.Duration{2 * time.Second, 30 * time.Second, 59 * time.Second},
+			[]int{3, 4, 4},
+			[]time.Duration{2 * time.Second, 32 * time.Second, 91 * time.Second}},
+		{"a longer gap plays as the limit, then jumps", time.Minute,
+			[]time.Duration{91 * time.Second, time.Second, time.Second},
+			[]int{4, 5, 6},
+			[]time.Duration{91 * time.Second, century, century + time.Second}},
+		{"one large step crosses the gap and goes on", time.Minute,
+			[]time.Duration{93 * time.Second},
+			[]int{6},
+			[]time.Duration{century + time.Second}},
+		{"no limit plays the gap", 0,
+			[]time.Duration{93 * time.Second, time.Hour},
+			[]int{4, 4},
+			[]time.Duration{93 * time.Second, time.Hour + 93*time.Second}},
+		{"the clock stops at the end", time.Minute,
+			[]time.Duration{time.Hour},
+			[]int{7},
+			[]time.Duration{century + 2*time.Second}},
+	}
+	for _, c := range cases {
+		p := NewPlayback("f", s)
+		p.SetIdleLimit(c.idle)
+		for i, d := range c.advance {
+			p.Advance(d)
+			if got := p.Visible(); got != c.visible[i] {
+				t.Errorf("%s, advance %d: %d samples visible, want %d", c.name, i, got, c.visible[i])
+			}
+			if got := p.Position().Sub(t0); got != c.pos[i] {
+				t.Errorf("%s, advance %d: position %v, want %v", c.name, i, got, c.pos[i])
+			}
+		}
+	}
+	// seeking stays in sample time: back into the gap, the limit's rest
+	// plays, then the jump
+	p := NewPlayback("f", s)
+	p.SetIdleLimit(time.Minute)
+	p.SeekTo(t0.Add(80 * time.Second))
+	p.Advance(11 * time.Second)
+	if got := p.Position().Sub(t0); got != 91*time.Second {
+		t.Errorf("seek to 80 s, advance 11 s: %v, want 91 s (the limit ends 60 s after the sample at 32 s)", got)
+	}
+	p.Advance(time.Second)
+	if got := p.Position().Sub(t0); got != century {
+		t.Errorf("past the limit: %v, want the gap's end", got)
+	}
+}
+
 func FuzzMapExposition(f *testing.F) {
 	for _, n := range []string{"limitscope.prom", "envoy.prom", "vector.prom", "go-concurrency-limits.prom", "mimir-reactive-limiter.prom"} {
 		f.Add(load(f, n))
