@@ -376,6 +376,33 @@ func TestDiagnoseSaysRowsRepeatTheirReadings(t *testing.T) {
 func TestReplayEpisodesEqualDiagnoseAtAnySpeed(t *testing.T) {
 	replayEqualsDiagnose(t, degradedTrace(t), 3)
 	replayEqualsDiagnose(t, repeatedTrace(t), 1)
+	// two recordings a year apart: the idle limit plays the year in five
+	// minutes of sample time (at speed 1, 4.4 hours at 2000), and both
+	// read as they read alone, in replay and in diagnose
+	replayEqualsDiagnose(t, joinedTrace(t, degradedTrace(t), 365*24*time.Hour), 6)
+}
+
+// joinedTrace writes the trace at path followed by itself gap after its
+// end: two recordings of one file.
+func joinedTrace(t *testing.T, path string, gap time.Duration) string {
+	t.Helper()
+	samples := testtools.ReadTrace(t, path)
+	shift := samples[len(samples)-1].Time.Sub(samples[0].Time) + gap
+	joined := filepath.Join(t.TempDir(), "joined.csv")
+	w, err := trace.Create(joined, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []time.Duration{0, shift} {
+		for _, s := range samples {
+			s.Time = s.Time.Add(d)
+			w.Write(s)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return joined
 }
 
 func replayEqualsDiagnose(t *testing.T, path string, episodes int) {

@@ -133,6 +133,14 @@ const (
 	// minWindowSamples: fewer limit samples than this in a window (a gap, or
 	// a window shorter than a few intervals) and it is not judged.
 	minWindowSamples = 6
+	// freshAfter: a gap without samples this long or longer begins a new
+	// recording (forget): windows after it are not judged against the
+	// levels before it. The incidents calibrated on last 1–10 minutes and
+	// a scrape outage inside one is shorter; an hour later a deploy or an
+	// autoscaler may have changed the downstream, so a fall against the old
+	// levels is no evidence. A shorter gap (a window or more) only starts
+	// the windows afresh at the first sample after it.
+	freshAfter = time.Hour
 	// maxWindowPoints bounds the samples one window keeps (1 Mi, about
 	// 80 MB): beyond it, samples fold into the newest kept one. Samples
 	// sharing one timestamp always fold: they are one instant.
@@ -871,6 +879,11 @@ type Stream struct {
 	counts   map[Class]int
 	judged   int
 	windows  int
+	// recJudged: the windows judged since the recording began (the trace's
+	// first sample, or the first after a gap of freshAfter or more);
+	// recFindings: the findings before it, already judged against their
+	// own recording's baseline (standingAgainstBaseline)
+	recJudged, recFindings int
 
 	// running stats
 	sumLimit, sumInFlight, sumUtil, sumRTT float64
@@ -1127,24 +1140,54 @@ func (s *Stream) Push(smp trace.Sample) {
 	s.buf = append(s.buf, p)
 }
 
-// closeUpTo judges every window that ends at or before t.
+// closeUpTo judges every window that ends at or before t, the newest
+// sample's time. Where a window's last sample is followed by a window's
+// length or more without one (a gap: a scrape outage, two recordings
+// joined by record --append), the samples before the gap are judged as the
+// trace's tail is, the windows start afresh at the first sample after it,
+// as they do at the trace's first, and a gap of freshAfter or more begins a
+// new recording (forget). No finding runs into a gap.
 func (s *Stream) closeUpTo(t int64) {
 	for t >= s.next {
-		s.closeWindow(s.next)
-		if s.next > math.MaxInt64-s.window {
+		end := s.next
+		before, after := s.around(end, t)
+		if silence := uint64(after) - uint64(before); silence >= uint64(s.window) {
+			// unsigned: a gap may span more than half the int64 range
+			s.closeRecording(addSat(end, -s.window), before)
+			s.prevIdle = nil // a burst after a gap grew from nothing seen
+			if silence >= uint64(freshAfter) {
+				s.forget()
+			}
+			// the whole windows without a sample are counted, skipped in O(1)
+			s.windows += int((uint64(after) - uint64(end)) / uint64(s.window))
+			if s.next = addSat(after, s.window); s.next == math.MaxInt64 {
+				break // the end of representable time
+			}
+			continue
+		}
+		s.closeWindow(end)
+		if end > math.MaxInt64-s.window {
 			s.next = math.MaxInt64 // the end of representable time
 			break
 		}
 		s.next += s.window
-		// whole windows with no sample (a gap): counted, skipped in O(1);
-		// unsigned, since a gap may span more than half the int64 range
-		if t >= s.next {
-			if skip := (uint64(t) - uint64(s.next)) / uint64(s.window); skip > 0 {
-				s.windows += int(skip)
-				s.next += int64(skip * uint64(s.window))
-			}
-		}
 	}
+}
+
+// around returns the times of the last sample before end and the first at
+// or after it: buffered ones (a stream holding its rows decides them all at
+// once), else end and t, the sample being pushed.
+func (s *Stream) around(end, t int64) (before, after int64) {
+	pts := s.buf[s.head:]
+	i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end })
+	before, after = end, t
+	if i > 0 {
+		before = pts[i-1].t
+	}
+	if i < len(pts) {
+		after = pts[i].t
+	}
+	return before, after
 }
 
 // sameReading reports whether p reads as q: the same fields, the limit,
@@ -1271,10 +1314,63 @@ func (s *Stream) closeWindow(end int64) {
 	s.commit(w)
 }
 
+// closeRecording judges the window from start whose last sample, at last,
+// a gap follows, as the trace's tail is (judgeTail): the samples before a
+// gap are the end of a recording.
+func (s *Stream) closeRecording(start, last int64) {
+	s.windows++
+	if !s.tailJudged(start, last) {
+		return
+	}
+	var ok bool
+	if s.findings, ok = s.judgeTail(s.findings, s.counts, &s.oscQueued, start, last); ok {
+		s.judged++
+		s.recJudged++
+	}
+}
+
+// tailJudged reports whether the partial window from start to the sample
+// at last (the trace's tail, or the samples before a gap) is judged: in a
+// recording judged nowhere else it needs shortTraceSamples; a tail after
+// judged windows needs half a window.
+func (s *Stream) tailJudged(start, last int64) bool {
+	return s.recJudged == 0 && s.partialSamples(start, addSat(last, 1)) >= shortTraceSamples || s.recJudged > 0 && last-start >= s.window/2
+}
+
+// judgeTail judges a recording's last partial window, from start to the
+// sample at last, over the window of samples up to last, into fs and
+// counts: its verdict only. It moves no baseline and adds no signature,
+// so the tail of a trace, judged each time a result is taken, changes
+// nothing the stream goes on from. ok is false where it had too few
+// samples to judge.
+func (s *Stream) judgeTail(fs []Finding, counts map[Class]int, queued *int, start, last int64) ([]Finding, bool) {
+	w, ok := s.judge(s.windowPoints(addSat(last, 1)), start, addSat(last, 1))
+	if !ok {
+		return fs, false
+	}
+	s.settleFirst(fs, counts, queued, w)
+	tally(counts, queued, w)
+	return s.addVerdict(fs, w), true
+}
+
+// forget starts a new recording after a gap of freshAfter or more: the
+// baselines and the memory of earlier windows go, the findings and counts
+// stay. The recording after the gap reads as it reads alone.
+func (s *Stream) forget() {
+	s.findings = s.standingAgainstBaseline(s.findings, s.recFindings)
+	s.recFindings = len(s.findings)
+	s.rttBase, s.limitRef, s.calmHigh, s.floor, s.maxLim = math.Inf(1), 0, 0, math.Inf(1), 0
+	s.prevIdle, s.idle, s.prevSwing, s.swungRun = nil, windowStats{}, false, 0
+	s.levels, s.levelN = [slowLevels]float64{}, 0
+	s.dropRef, s.limitAtBase, s.rttAtBase, s.tputRef = math.Inf(1), 0, 0, 0
+	s.recJudged = 0
+}
+
 // commit records a judged window as a finding and updates the baselines.
 func (s *Stream) commit(w windowStats) {
 	s.settleFirst(s.findings, s.counts, &s.oscQueued, w)
 	s.judged++
+	s.recJudged++
 	tally(s.counts, &s.oscQueued, w)
 	s.floor = w.floor
 	s.maxLim = math.Max(s.maxLim, w.p100)
@@ -1370,7 +1466,7 @@ func (s *Stream) calmLosses(w *windowStats) bool {
 // that predated its queue (settleOpening). fs, counts and queued are the
 // findings and tallies to amend (the stream's, or Result's copies).
 func (s *Stream) settleFirst(fs []Finding, counts map[Class]int, queued *int, w windowStats) {
-	if s.judged != 1 || w.class != Healthy {
+	if s.recJudged != 1 || w.class != Healthy {
 		return
 	}
 	i := lastVerdict(fs)

@@ -1717,3 +1717,74 @@ func TestStalledDownstreamWithoutLosses(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinedRecordingsReadAsEachAlone: a file joining two recordings (two
+// record --append runs, files concatenated) reads each as it reads alone:
+// after a gap of freshAfter or more the windows start afresh at the first
+// sample and nothing before the gap is a baseline. After a shorter gap of
+// a window or more (a scrape outage) the windows start afresh too, the
+// recording before it reads as alone and no finding runs across the gap.
+// Every real fixture, joined with itself.
+func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.csv"))
+	if err != nil || len(files) < 20 {
+		t.Fatalf("fixtures: %v (%d)", err, len(files))
+	}
+	describe := func(fs []Finding, shift time.Duration) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, fmt.Sprintf("%s %s – %s", f.Class, f.Start.Add(shift).Format(time.RFC3339Nano), f.End.Add(shift).Format(time.RFC3339Nano)))
+		}
+		sort.Strings(out)
+		return out
+	}
+	checked := 0
+	for _, file := range files {
+		name := filepath.Base(file)
+		byTarget := map[string][]trace.Sample{}
+		for _, s := range readTestdata(t, name) {
+			byTarget[s.Target] = append(byTarget[s.Target], s)
+		}
+		for target, one := range byTarget {
+			alone := Classify(target, one, Options{})
+			if alone.Class == Insufficient {
+				continue
+			}
+			checked++
+			span := one[len(one)-1].Time.Sub(one[0].Time)
+			window := time.Duration(alone.Stats.WindowS * float64(time.Second))
+			for _, gap := range []time.Duration{window * 3 / 2, freshAfter, 30 * 24 * time.Hour} {
+				shift := span + gap
+				joined := append([]trace.Sample(nil), one...)
+				for _, s := range one {
+					s.Time = s.Time.Add(shift)
+					joined = append(joined, s)
+				}
+				got := Classify(target, joined, Options{})
+				var before []Finding
+				for _, f := range got.Findings {
+					switch {
+					case !f.End.After(one[len(one)-1].Time.Add(time.Nanosecond)):
+						before = append(before, f)
+					case f.Start.Before(one[0].Time.Add(shift)):
+						t.Errorf("%s %s joined with itself %v later: %s %s – %s runs across the gap", name, target, gap, f.Class, f.Start, f.End)
+					}
+				}
+				want, have := describe(alone.Findings, 0), describe(before, 0)
+				if gap >= freshAfter {
+					want, have = append(want, describe(alone.Findings, shift)...), describe(got.Findings, 0)
+					sort.Strings(want)
+					if got.Class != alone.Class {
+						t.Errorf("%s %s joined with itself %v later: %s, alone %s", name, target, gap, got.Class, alone.Class)
+					}
+				}
+				if strings.Join(have, "\n") != strings.Join(want, "\n") {
+					t.Errorf("%s %s joined with itself %v later:\n%s\nwant (as alone)\n%s", name, target, gap, strings.Join(have, "\n"), strings.Join(want, "\n"))
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("%d fixtures with a verdict: too few to say anything", checked)
+	}
+}

@@ -184,18 +184,14 @@ func (s *Stream) Result() Result {
 	}
 	judged, windows, oscQueued := s.judged, s.windows, s.oscQueued
 	partialStart := addSat(s.next, -s.window)
-	if judged == 0 && s.partialSamples(partialStart) >= shortTraceSamples || judged > 0 && s.last-partialStart >= s.window/2 {
-		// a trace judged nowhere else needs shortTraceSamples; a tail
-		// after judged windows needs half a window
+	if s.tailJudged(partialStart, s.last) {
 		windows++
-		if w, ok := s.judge(s.windowPoints(addSat(s.last, 1)), partialStart, addSat(s.last, 1)); ok {
-			s.settleFirst(findings, counts, &oscQueued, w)
+		var ok bool
+		if findings, ok = s.judgeTail(findings, counts, &oscQueued, partialStart, s.last); ok {
 			judged++
-			tally(counts, &oscQueued, w)
-			findings = s.addVerdict(findings, w)
 		}
 	}
-	findings = s.standingAgainstBaseline(findings)
+	findings = s.standingAgainstBaseline(findings, s.recFindings)
 	r.Stats = s.stats(judged, windows)
 	r.Unreachable = s.unreachable(time.Duration(r.Stats.IntervalS * float64(time.Second)))
 	best := Insufficient
@@ -234,14 +230,16 @@ func (s *Stream) Result() Result {
 // from the first request: simulate's static-high reads 44 ms over a 20 ms
 // downstream), so the window's own ratio is about 1; only a later, lower
 // min RTT shows what the downstream answers in without one. Judged when
-// the result is taken, against the baseline of the whole trace so far.
-func (s *Stream) standingAgainstBaseline(fs []Finding) []Finding {
+// the result is taken, against the baseline of the recording so far, for
+// the findings from index from on (the recording's; forget judges each
+// earlier recording's against its own).
+func (s *Stream) standingAgainstBaseline(fs []Finding, from int) []Finding {
 	base := s.rttBase
 	if s.have&(trace.FieldRTT|trace.FieldRTTMin) != trace.FieldRTT|trace.FieldRTTMin || math.IsInf(base, 1) || base <= 0 {
 		return fs
 	}
 	n := len(fs)
-	for i := 0; i < n; i++ {
+	for i := from; i < n; i++ {
 		f := fs[i]
 		w := f.w
 		if f.Class != Healthy || w.band > flatBand || w.rttProxy || !w.hasRTTMin || w.rttMed < standingQueueRatio*base || covered(fs, StandingQueue, f.Start, f.End) {
@@ -263,11 +261,11 @@ func covered(fs []Finding, c Class, from, to time.Time) bool {
 	return false
 }
 
-// partialSamples counts the limit samples since from.
-func (s *Stream) partialSamples(from int64) int {
+// partialSamples counts the limit samples in [from, to).
+func (s *Stream) partialSamples(from, to int64) int {
 	n := 0
 	for _, p := range s.buf[s.head:] {
-		if p.t >= from && p.has&trace.FieldLimit != 0 {
+		if p.t >= from && p.t < to && p.has&trace.FieldLimit != 0 {
 			n++
 		}
 	}

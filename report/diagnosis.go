@@ -230,6 +230,18 @@ func classColor(c diagnose.Class) string {
 	return "2"
 }
 
+// ClockLayout is the time layout of the findings of a trace from a to b:
+// the time of day where the trace keeps to one UTC day, with the date where
+// it spans more (two recordings joined a month apart printed the same
+// times twice).
+func ClockLayout(a, b time.Time) string {
+	a, b = a.UTC(), b.UTC()
+	if a.Year() == b.Year() && a.YearDay() == b.YearDay() {
+		return "15:04:05"
+	}
+	return "2006-01-02 15:04:05"
+}
+
 func span(a, b time.Time) string {
 	if a.IsZero() {
 		return "-"
@@ -263,8 +275,9 @@ func (r *Report) Text(w io.Writer) error {
 		if st := StatsLine(t.Stats); st != "" {
 			fmt.Fprintf(&b, "  %s\n", st)
 		}
+		clock := ClockLayout(t.Start, t.End)
 		for _, f := range t.Findings {
-			fmt.Fprintf(&b, "  %s – %s  %s (%s): %s\n", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), ansi(r.Color, classColor(f.Class), string(f.Class)), f.Severity, f.Evidence.Summary)
+			fmt.Fprintf(&b, "  %s – %s  %s (%s): %s\n", f.Start.UTC().Format(clock), f.End.UTC().Format(clock), ansi(r.Color, classColor(f.Class), string(f.Class)), f.Severity, f.Evidence.Summary)
 			if f.Class != diagnose.Healthy {
 				fmt.Fprintf(&b, "      → %s\n", safetext.Terminal(f.Recommendation))
 			}

@@ -125,7 +125,7 @@ func detailView(f frame, r diagnose.Row, h int) string {
 		if e.Class == diagnose.Insufficient {
 			continue
 		}
-		eps = append(eps, fmt.Sprintf("%s %s", e.Start.UTC().Format("15:04:05"), e.Class))
+		eps = append(eps, fmt.Sprintf("%s %s", e.Start.UTC().Format(report.ClockLayout(r.Episodes[0].Start, r.Episodes[len(r.Episodes)-1].End)), e.Class))
 	}
 	if len(eps) > 0 {
 		if len(eps) > 6 {
