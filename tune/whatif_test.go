@@ -126,3 +126,47 @@ func topOf(g *limiter.Gradient, cap int) float64 {
 	}
 	return top
 }
+
+// TestGapsInARecordingAreNotReplayedAsTime: a trace joining a recording
+// with itself a month later (two record --append runs) replays as the two
+// recordings back to back: the closed loop defers about twice what one
+// recording defers (replayed whole, the month deferred a month of demand),
+// the trace's duration leaves the gap out, and the what-if's samples keep
+// their recorded times, so its verdict sees two recordings.
+func TestGapsInARecordingAreNotReplayedAsTime(t *testing.T) {
+	sc := validationScenario()
+	sc.Duration = sim.Duration(5 * time.Minute)
+	one := recordedRun(sc, 0.2).Samples
+	span := one[len(one)-1].Time.Sub(one[0].Time)
+	for _, gap := range []time.Duration{2 * time.Minute, 30 * 24 * time.Hour} {
+		joined := append([]trace.Sample(nil), one...)
+		for _, s := range one {
+			s.Time = s.Time.Add(span + gap)
+			joined = append(joined, s)
+		}
+		alone, err := Prepare("x", one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		both, err := Prepare("x", joined)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if both.Duration > 2*alone.Duration+time.Second {
+			t.Errorf("gap %v: duration %v, want about twice %v", gap, both.Duration, alone.Duration)
+		}
+		for _, m := range []Mode{OpenLoop, ClosedLoop} {
+			a, b := alone.Replay(gradientCandidate(0.2, 0), m), both.Replay(gradientCandidate(0.2, 0), m)
+			if r := b.Deferred / a.Deferred; a.Deferred > 0 && (r < 1.5 || r > 2.5) {
+				t.Errorf("gap %v, %s: deferred %.0f, one recording %.0f: want about twice", gap, m, b.Deferred, a.Deferred)
+			}
+			if d := math.Abs(b.Utilisation - a.Utilisation); d > 0.05 {
+				t.Errorf("gap %v, %s: utilisation %.3f, one recording %.3f", gap, m, b.Utilisation, a.Utilisation)
+			}
+			last := b.Samples[len(b.Samples)-1].Time
+			if want := joined[len(joined)-1].Time; last.Before(want.Add(-2*time.Second)) || last.After(want) {
+				t.Errorf("gap %v, %s: the what-if ends at %v, the recording at %v", gap, m, last, want)
+			}
+		}
+	}
+}
