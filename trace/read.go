@@ -86,7 +86,7 @@ type Reader struct {
 	cols     []int
 	present  Field
 	header   bool
-	lastTime map[string]time.Time
+	seen     map[string]*targetState
 	targets  map[string]string
 	unknown  map[string]bool
 	warnings []string
@@ -98,12 +98,12 @@ type Reader struct {
 // NewReader returns a reader of r in format f; name is used in messages.
 func NewReader(r io.Reader, name string, f Format) *Reader {
 	return &Reader{
-		name:     name,
-		format:   f,
-		br:       bufio.NewReaderSize(r, 64<<10),
-		lastTime: map[string]time.Time{},
-		targets:  map[string]string{},
-		unknown:  map[string]bool{},
+		name:    name,
+		format:  f,
+		br:      bufio.NewReaderSize(r, 64<<10),
+		seen:    map[string]*targetState{},
+		targets: map[string]string{},
+		unknown: map[string]bool{},
 	}
 }
 
@@ -226,6 +226,9 @@ func (r *Reader) read1() (Sample, error) {
 
 func (r *Reader) finish(err error) (Sample, error) {
 	r.done = true
+	if err == io.EOF {
+		r.warnRunningTotals()
+	}
 	return Sample{}, err
 }
 
@@ -493,12 +496,93 @@ func (r *Reader) checkOrder(s *Sample, line int) error {
 	if s.Target == "" {
 		s.Target = DefaultTarget
 	}
-	if last, ok := r.lastTime[s.Target]; ok && s.Time.Before(last) {
+	st := r.seen[s.Target]
+	if st == nil {
+		st = &targetState{}
+		r.seen[s.Target] = st
+	} else if s.Time.Before(st.last) {
 		return r.errorf(line, "time %s is before the previous row of target %q (%s): rows must be in non-decreasing time order per target",
-			s.Time.Format(time.RFC3339Nano), s.Target, last.Format(time.RFC3339Nano))
+			s.Time.Format(time.RFC3339Nano), s.Target, st.last.Format(time.RFC3339Nano))
 	}
-	r.lastTime[s.Target] = s.Time
+	st.last = s.Time
+	for i, f := range countFields {
+		if v, ok := s.Value(f); ok {
+			st.counts[i].observe(v)
+		}
+	}
 	return nil
+}
+
+// targetState is what the reader keeps per target: the last row's time
+// (rows must not go back) and the shape of its count columns.
+type targetState struct {
+	last   time.Time
+	counts [len(countFields)]countShape
+}
+
+// countFields are the columns the format wants as counts since the
+// previous row.
+var countFields = [...]Field{FieldDropped, FieldRejected}
+
+// The shape of a running total (runningTotal): at least runningTotalRows
+// rows; rising three times or more and falling at most once in
+// runningTotalFalls rises (a counter resets when its process restarts);
+// in half the rises or more, the value runningTotalRatio times its increase
+// or more. A count since the previous row moves with its noise, falling as
+// often as it rises; a running total grows by its rate from a value that
+// dwarfs it (a Prometheus counter's value, a spreadsheet's sum so far).
+const (
+	runningTotalRows  = 20
+	runningTotalFalls = 20
+	runningTotalRatio = 8
+)
+
+// countShape follows one count column of one target for runningTotal.
+type countShape struct {
+	n, rises, falls, large int
+	prev                   float64
+}
+
+func (c *countShape) observe(v float64) {
+	if c.n > 0 {
+		switch {
+		case v < c.prev:
+			c.falls++
+		case v > c.prev:
+			c.rises++
+			if v >= runningTotalRatio*(v-c.prev) {
+				c.large++
+			}
+		}
+	}
+	c.n++
+	c.prev = v
+}
+
+// runningTotal reports a column that reads as a running total where the
+// format wants the count since the previous row.
+func (c *countShape) runningTotal() bool {
+	return c.n >= runningTotalRows && c.rises >= 3 && c.falls*runningTotalFalls <= c.rises && 2*c.large >= c.rises
+}
+
+// warnRunningTotals warns, at the end of the file, of each target's count
+// column that reads as a running total: read as counts since the previous
+// row, it makes every row a burst of losses or rejections, and a healthy
+// limiter reads as a downstream failing its requests.
+func (r *Reader) warnRunningTotals() {
+	targets := make([]string, 0, len(r.seen))
+	for t := range r.seen {
+		targets = append(targets, t)
+	}
+	sort.Strings(targets)
+	for _, t := range targets {
+		for i, f := range countFields {
+			if c := &r.seen[t].counts[i]; c.runningTotal() {
+				r.warn(0, "target %q: %s rises in %d of its %d rows and falls in %d, to %g: it reads as a running total (a counter's value), where the format wants the count since the previous row; the verdicts read each value as that count. Write each row's increase (PromQL increase() over the row interval, or the difference from the row before)",
+					t, f, c.rises, c.n, c.falls, c.prev)
+			}
+		}
+	}
 }
 
 // bstr views b as a string without copying; strconv copies what it keeps.

@@ -638,3 +638,56 @@ func TestWriterDropsFloatNoise(t *testing.T) {
 		t.Fatalf("row %q, want %q", got, want)
 	}
 }
+
+// TestRunningTotalsAreWarnedOf: a count column that reads as a running total
+// (a counter's value exported as is) is warned of at the end of the file,
+// naming the target and the column; counts since the previous row, however
+// they move, are not.
+func TestRunningTotalsAreWarnedOf(t *testing.T) {
+	rows := func(n int, dropped func(i int) float64) string {
+		var b strings.Builder
+		b.WriteString("time,target,limit,dropped\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "%d,api,10,%g\n", 1764410400+15*i, dropped(i))
+		}
+		return b.String()
+	}
+	noise := []float64{3, 5, 2, 4, 6, 1, 4, 3, 5, 2}
+	for _, c := range []struct {
+		name string
+		body string
+		want bool
+	}{
+		{"a running total of 3 a row", rows(80, func(i int) float64 { return float64(3 * (i + 1)) }), true},
+		{"a Prometheus counter, reset once", rows(80, func(i int) float64 {
+			if i < 50 {
+				return float64(120000 + 7*i)
+			}
+			return float64(7 * (i - 50))
+		}), true},
+		{"a sparse counter: one loss a minute", rows(80, func(i int) float64 { return float64(40 + i/4) }), true},
+		{"counts since the previous row", rows(80, func(i int) float64 { return noise[i%len(noise)] }), false},
+		{"counts rising with their noise", rows(80, func(i int) float64 { return float64(i) + 3*noise[i%len(noise)] }), false},
+		{"a constant count", rows(80, func(int) float64 { return 4 }), false},
+		{"a count that steps up once and stays", rows(80, func(i int) float64 { return float64(5 * (i / 40)) }), false},
+		{"no losses", rows(80, func(int) float64 { return 0 }), false},
+		{"too short to tell: 19 rows", rows(19, func(i int) float64 { return float64(3 * (i + 1)) }), false},
+	} {
+		r := NewReader(strings.NewReader(c.body), "f.csv", CSV)
+		if _, err := r.ReadAll(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var got []string
+		for _, w := range r.Warnings() {
+			if strings.Contains(w, "running total") {
+				got = append(got, w)
+			}
+		}
+		if (len(got) > 0) != c.want {
+			t.Errorf("%s: warnings %q, want a running-total warning %v", c.name, got, c.want)
+		}
+		if c.want && (len(got) != 1 || !strings.HasPrefix(got[0], `f.csv: target "api": dropped rises in`)) {
+			t.Errorf("%s: %q, want one warning naming the file, the target and the column", c.name, got)
+		}
+	}
+}
