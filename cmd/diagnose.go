@@ -142,6 +142,15 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 			col.Push(s)
 		}
 	}
+	// the input's warnings go into every report; on stderr too unless
+	// stdout gets the text report, which opens with them
+	var warnings []string
+	warn := func(msg string) {
+		warnings = append(warnings, msg)
+		if o.format != "text" {
+			fmt.Fprintln(ios.ErrOut, "warning:", msg)
+		}
+	}
 	var urls []string
 	for i, a := range args {
 		if u, ok := schemeless(a); ok {
@@ -152,7 +161,7 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 			urls = append(urls, a)
 			continue
 		}
-		if err := readEach(a, ios, push); err != nil {
+		if err := readEach(a, ios, warn, push); err != nil {
 			return usageError(err)
 		}
 	}
@@ -177,6 +186,7 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	}
 	rep := report.NewReport(strings.Join(shown, " "), col.Results(), col.Series(), failOn)
 	rep.Limits = col.Limits()
+	rep.Warnings = warnings
 	rep.Color = ios.OutTTY && !ios.NoColor
 
 	summary := func(format string) (io.Writer, func() error, error) {
@@ -256,14 +266,15 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	return err
 }
 
-// readEach streams a trace file's samples into push.
-func readEach(path string, ios *IOStreams, push func(trace.Sample)) error {
+// readEach streams a trace file's samples into push, its warnings into
+// warn.
+func readEach(path string, ios *IOStreams, warn func(string), push func(trace.Sample)) error {
 	r, c, err := trace.Open(path, ios.In)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	r.Warn = func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) }
+	r.Warn = warn
 	for {
 		s, err := r.Read()
 		if err == io.EOF {

@@ -524,3 +524,49 @@ func TestScrapeConfigErrorsNameTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// The input's warnings reach every report: a dropped column written as a
+// running total (a counter's value) turns a healthy recording into a
+// critical page, and the report that pages says why it may be wrong. The
+// text report opens with them (and stderr stays quiet); the other formats
+// carry them and stderr says them too.
+func TestDiagnoseReportsCarryTheInputsWarnings(t *testing.T) {
+	samples := testtools.ReadTrace(t, filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"))
+	path := filepath.Join(t.TempDir(), "counter.csv")
+	w, err := trace.Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, s := range samples {
+		total += s.Dropped
+		s.Dropped = total
+		w.Write(s)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	const said = `dropped rises in`
+	for _, c := range []struct {
+		format, want string
+		stderr       bool
+	}{
+		{"text", "warning: " + path + `: target "gcl-aimd": ` + said, false},
+		{"json", `"warnings": [`, true},
+		{"markdown", "> ⚠️ warning: ", true},
+		{"junit", "<system-err>warning: ", true},
+		{"github", "::warning title=limitscope input::", true},
+		{"html", `<p class="warn">warning: `, true},
+	} {
+		out, errOut, _ := run(t, "", "diagnose", path, "--format", c.format)
+		if !strings.Contains(out, c.want) || !strings.Contains(out, said) {
+			t.Errorf("%s: the report does not carry the warning (%q):\n%s", c.format, c.want, out)
+		}
+		if strings.Contains(errOut, said) != c.stderr {
+			t.Errorf("%s: stderr %q, want the warning there %v", c.format, errOut, c.stderr)
+		}
+	}
+	if out, _, _ := run(t, "", "diagnose", filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"), "--format", "json"); strings.Contains(out, `"warnings"`) {
+		t.Errorf("the recording as written warns of something:\n%s", out)
+	}
+}

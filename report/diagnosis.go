@@ -36,6 +36,10 @@ type Report struct {
 	ExitCode int               `json:"exit_code"`
 	// FailOn are the classes that fail the run.
 	FailOn []diagnose.Class `json:"fail_on"`
+	// Warnings are what reading the input warned of (a truncated last
+	// line, a count column that reads as a running total): what the
+	// verdicts may rest on that the input did not say plainly.
+	Warnings []string `json:"warnings,omitempty"`
 	// Series holds each target's samples for the HTML charts.
 	Series map[string][]trace.Sample `json:"-"`
 	// Limits holds each target's limit values for the text sparkline.
@@ -262,6 +266,9 @@ func confidenceOf(t diagnose.Result) string {
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "limitscope diagnose: %s\n", safetext.Terminal(r.Source))
+	for _, m := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", safetext.Terminal(m))
+	}
 	for _, t := range r.Targets {
 		badge := strings.ToUpper(string(t.Class))
 		fmt.Fprintf(&b, "\n%s  %s  confidence %s, %d samples, %s\n", safetext.Terminal(t.Target), ansi(r.Color, classColor(t.Class), badge), confidenceOf(t), t.Samples, span(t.Start, t.End))
@@ -315,6 +322,9 @@ var mdIcon = map[diagnose.Severity]string{diagnose.SevCritical: "🔴", diagnose
 func (r *Report) Markdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## limitscope diagnosis: %s\n\n", safetext.Markdown(r.Source))
+	for _, m := range r.Warnings {
+		fmt.Fprintf(&b, "> ⚠️ warning: %s\n\n", safetext.Markdown(m))
+	}
 	b.WriteString("| target | verdict | confidence | samples | span |\n|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
 		fmt.Fprintf(&b, "| %s | %s `%s` | %s | %d | %s |\n", safetext.Markdown(t.Target), mdIcon[diagnose.SeverityOf(t.Class)], t.Class, confidenceOf(t), t.Samples, span(t.Start, t.End))
@@ -351,6 +361,8 @@ type junitSet struct {
 	Failures int         `xml:"failures,attr"`
 	Skipped  int         `xml:"skipped,attr"`
 	Cases    []junitCase `xml:"testcase"`
+	// SystemErr holds the input's warnings, one a line.
+	SystemErr string `xml:"system-err,omitempty"`
 }
 
 type junitCase struct {
@@ -398,6 +410,9 @@ func (r *Report) JUnit(w io.Writer) error {
 		set.Cases = append(set.Cases, c)
 	}
 	set.Tests = len(set.Cases)
+	if len(r.Warnings) > 0 {
+		set.SystemErr = safetext.XML("warning: " + strings.Join(r.Warnings, "\nwarning: "))
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -424,6 +439,9 @@ func (r *Report) GitHub(w io.Writer, summary io.Writer) error {
 		text  string
 	}
 	var anns []ann
+	for _, m := range r.Warnings {
+		anns = append(anns, ann{"warning", 1, fmt.Sprintf("::warning title=limitscope input::%s\n", safetext.GitHubMessage(m))})
+	}
 	for _, t := range r.Targets {
 		failing := map[diagnose.Class]bool{}
 		for _, c := range r.Failing(t) {

@@ -122,8 +122,9 @@ func FuzzDiagnose(f *testing.F) {
 	})
 }
 
-// FuzzReportWriters: any target name and source, in every format, gives a
-// well-formed document with no raw control or bidirectional rune.
+// FuzzReportWriters: any target name and source (and input warning), in
+// every format, gives a well-formed document with no raw control or
+// bidirectional rune.
 func FuzzReportWriters(f *testing.F) {
 	f.Add("pay\x1b[31m<script>\u202e\x7f\u009b\x00", "src\x07&<>")
 	f.Add("payments", "trace.csv")
@@ -134,6 +135,7 @@ func FuzzReportWriters(f *testing.F) {
 		}
 		res := diagnose.Classify(name, samples, diagnose.Options{})
 		rep := NewReport(source, []diagnose.Result{res}, map[string][]trace.Sample{name: samples}, []diagnose.Class{diagnose.Degraded})
+		rep.Warnings = []string{name, source} // the input's warnings echo its contents
 		for _, format := range Formats {
 			var buf, sum bytes.Buffer
 			if err := rep.Render(&buf, format, &sum); err != nil {

@@ -132,11 +132,12 @@ table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #e
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px}
 .critical{background:#c62828;color:#fff}.warning{background:#ef8f00;color:#fff}.info{background:#0277bd;color:#fff}.ok{background:#2e7d32;color:#fff}.none{background:#9e9e9e;color:#fff}
 .rec{color:#37474f;margin-left:18px}svg{display:block;margin:6px 0;background:#fff}
-.legend span{margin-right:14px;font-size:12px}small{color:#666}
+.legend span{margin-right:14px;font-size:12px}small{color:#666}.warn{background:#fff3e0;border-left:4px solid #ef8f00;padding:6px 10px}
 </style></head><body>
 <h1>limitscope diagnosis: {{safe .Source}}</h1>
 <p>Exit code <b>{{.ExitCode}}</b>{{safe .Why}}.</p>
-<table><tr><th>target</th><th>verdict</th><th>confidence</th><th>samples</th></tr>
+{{range .Warnings}}<p class="warn">warning: {{safe .}}</p>
+{{end}}<table><tr><th>target</th><th>verdict</th><th>confidence</th><th>samples</th></tr>
 {{range .Targets}}<tr><td>{{safe .Target}}</td><td><span class="badge {{.Badge}}">{{.Class}}</span></td><td>{{confidence .Result}}</td><td>{{.Samples}}</td></tr>
 {{end}}</table>
 {{range .Targets}}
@@ -164,8 +165,9 @@ func (r *Report) HTML(w io.Writer) error {
 		Source   string
 		ExitCode int
 		Why      string
+		Warnings []string
 		Targets  []htmlTarget
-	}{Source: r.Source, ExitCode: r.ExitCode, Why: r.exitWhy()}
+	}{Source: r.Source, ExitCode: r.ExitCode, Why: r.exitWhy(), Warnings: r.Warnings}
 	for _, t := range r.Targets {
 		s := r.Series[t.Target]
 		ht := htmlTarget{Result: t, Badge: string(diagnose.SeverityOf(t.Class)), Failing: len(r.Failing(t)) > 0, StatsLine: StatsLine(t.Stats), Clock: ClockLayout(t.Start, t.End)}
