@@ -192,6 +192,8 @@ const TermsHelp = `The series (trace columns, docs/trace-format.md)
   rtt_ms      the round-trip time of the interval, ms (RTT)
   dropped     loss events in the interval: errors, timeouts, 5xx
   rejected    requests the limit turned away in the interval
+              (both since the previous row, not running totals: a column
+              that reads as one is warned of)
 
 Dashboard columns
   TARGET      one limiter (one downstream); names are shown escaped
@@ -258,6 +260,12 @@ Statistics (reports, JSON stats and evidence values)
                      fleet is read from Prometheus at: the limit series'
                      scrape interval, unless --interval sets it
   non_finite         statistics left out because they overflowed
+  warnings           (reports, JSON) what reading the input warned of: a
+                     truncated last line, a count column that reads as a
+                     running total; a verdict beside one may rest on it
+  gap                a window's length or more without a sample: findings
+                     end before it and windows start afresh after it; an
+                     hour or more begins a new recording, judged alone
   pinned             the limit held at its floor (p90 within 10% or two units
                      of p10, p10 within 10% or two units of the floor)
   floor              the lowest limit seen (or the configured minimum), brief
