@@ -35,10 +35,10 @@ func newReplayCmd(ios *IOStreams, runF func(*replayOptions) error) *cobra.Comman
 		Short: "Replay a recorded trace in the dashboard, with playback controls",
 		Long: `Replay a trace file (CSV or JSON Lines, .gz, - for stdin) through the same
 dashboard as watch, on a playback clock: space pauses, ←/→ seek, [ and ] halve
-and double the speed, home/end jump. Verdicts are computed as the data plays, in sample time.
-A stretch without any sample longer than --idle-limit (two recordings a day
-apart in one file) plays as that long; the clock then jumps to the next sample.
-The file format is docs/trace-format.md in the repository.`,
+and double the speed, home/end jump. Verdicts are computed as the data plays,
+in sample time. A stretch without any sample longer than --idle-limit (two
+recordings a day apart in one file) plays as that long; the clock then jumps
+to the next sample. The file format is docs/trace-format.md in the repository.`,
 		Example: `  limitscope replay incident.csv
   limitscope replay incident.csv.gz --speed 60
   limitscope replay week.csv --idle-limit 10s
