@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
 )
@@ -60,6 +61,10 @@ type Options struct {
 	Refresh time.Duration
 	// Refs gives known reference lines per target.
 	Refs map[string]Refs
+	// Warnings are what reading the input warned of (a count column that
+	// reads as a running total): the header says the first and how many
+	// more, since the dashboard's screen covers what went to stderr.
+	Warnings []string
 }
 
 type sortKey int
@@ -425,13 +430,20 @@ func (m Model) header() string {
 		if p.Paused() {
 			state = "⏸ paused"
 		}
-		fmt.Fprintf(&b, " · %s %s / %s · %s", state, p.Position().Sub(p.Start()).Round(time.Second), p.End().Sub(p.Start()).Round(time.Second), p.Position().UTC().Format("15:04:05"))
+		fmt.Fprintf(&b, " · %s %s / %s · %s", state, p.Position().Sub(p.Start()).Round(time.Second), p.End().Sub(p.Start()).Round(time.Second), p.Position().UTC().Format(report.ClockLayout(p.Start(), p.End())))
 	} else if m.frozen {
 		b.WriteString(" · ⏸ paused")
 	}
 	line := fit(b.String(), m.width)
 	if reason != "" {
 		line += "\n" + styles.Err.Render(fit("down: "+reason, m.width))
+	}
+	if w := m.opt.Warnings; len(w) > 0 {
+		head := "warning: "
+		if len(w) > 1 {
+			head = fmt.Sprintf("warning 1 of %d (all on stderr): ", len(w)) // before the text, which the width cuts
+		}
+		line += "\n" + styles.Err.Render(fit(head+safetext.Terminal(w[0]), m.width))
 	}
 	return line
 }

@@ -740,3 +740,30 @@ func TestValuesAtTheFloat64RangeOnScreen(t *testing.T) {
 		t.Errorf("in-flight / limit of Inf/Inf: %q, want the unknown bar", got)
 	}
 }
+
+// The input's warnings show under the header: the first (made safe for the
+// terminal) and how many there are, ahead of its text, which the width cuts:
+// the dashboard's screen covers what went to stderr.
+func TestInputWarningsUnderTheHeader(t *testing.T) {
+	b := steadyBoard("payments", map[trace.Field]float64{trace.FieldLimit: 10, trace.FieldInFlight: 8, trace.FieldRTTMin: 90, trace.FieldRTT: 100})
+	for _, c := range []struct {
+		warnings []string
+		want     string
+	}{
+		{nil, ""},
+		{[]string{"f.csv: target \"payments\": dropped rises in 75 of its 79 rows"}, "warning: f.csv: target \"payments\": dropped rises in 75"},
+		{[]string{"f.csv: one\x1b[31m", "f.csv: two"}, "warning 1 of 2 (all on stderr): f.csv: one"},
+	} {
+		o := Options{Title: "replay", Board: b, Now: func() time.Time { return t0.Add(300 * time.Second) }, Zoom: 5 * time.Minute, Warnings: c.warnings}
+		v := send(tea.Model(New(o)), tea.WindowSizeMsg{Width: 110, Height: 30}).View()
+		header := strings.Join(strings.SplitN(v, "\n", 3)[:2], "\n")
+		switch {
+		case c.want == "" && strings.Contains(header, "warning:"):
+			t.Errorf("no warnings, yet the header says one:\n%s", header)
+		case c.want != "" && !strings.Contains(header, c.want):
+			t.Errorf("header without %q:\n%s", c.want, header)
+		case strings.Contains(v, "\x1b[31m"):
+			t.Errorf("a raw escape sequence from the input reached the screen")
+		}
+	}
+}
