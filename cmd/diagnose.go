@@ -144,13 +144,7 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	}
 	// the input's warnings go into every report; on stderr too unless
 	// stdout gets the text report, which opens with them
-	var warnings []string
-	warn := func(msg string) {
-		warnings = append(warnings, msg)
-		if o.format != "text" {
-			fmt.Fprintln(ios.ErrOut, "warning:", msg)
-		}
-	}
+	warnings := &inputWarnings{io: ios, quiet: o.format == "text"}
 	var urls []string
 	for i, a := range args {
 		if u, ok := schemeless(a); ok {
@@ -161,7 +155,7 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 			urls = append(urls, a)
 			continue
 		}
-		if err := readEach(a, ios, warn, push); err != nil {
+		if err := readEach(a, ios, warnings.add, push); err != nil {
 			return usageError(err)
 		}
 	}
@@ -186,7 +180,7 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	}
 	rep := report.NewReport(strings.Join(shown, " "), col.Results(), col.Series(), failOn)
 	rep.Limits = col.Limits()
-	rep.Warnings = warnings
+	rep.Warnings = warnings.list
 	rep.Color = ios.OutTTY && !ios.NoColor
 
 	summary := func(format string) (io.Writer, func() error, error) {

@@ -32,6 +32,24 @@ func (io *IOStreams) getenv(k string) string {
 	return io.Getenv(k)
 }
 
+// inputWarnings collects what reading a trace warned of (a truncated last
+// line, a count column that reads as a running total) for a report or a
+// dashboard, and says each on stderr unless quiet (the report on stdout
+// already does).
+type inputWarnings struct {
+	io    *IOStreams
+	quiet bool
+	list  []string
+}
+
+// add is a trace.Reader's Warn.
+func (w *inputWarnings) add(msg string) {
+	w.list = append(w.list, msg)
+	if !w.quiet {
+		fmt.Fprintln(w.io.ErrOut, "warning:", msg)
+	}
+}
+
 // SystemIO returns the process's standard streams.
 func SystemIO() *IOStreams {
 	outTTY := term.IsTerminal(int(os.Stdout.Fd()))

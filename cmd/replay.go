@@ -88,11 +88,8 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	if err != nil {
 		return usageError(err)
 	}
-	var warnings []string
-	r.Warn = func(msg string) {
-		warnings = append(warnings, msg)
-		fmt.Fprintln(ios.ErrOut, "warning:", msg)
-	}
+	warnings := &inputWarnings{io: ios}
+	r.Warn = warnings.add
 	r.MaxSamples = MaxReplaySamples
 	pb, err := scrape.ReadPlayback(path, r)
 	closer.Close()
@@ -114,5 +111,5 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	defer cancel()
 	done, stop := scrape.Start(ctx, pb, board.Push)
 	defer stop()
-	return runDashboard(ctx, ios, &o.dash, tui.Options{Title: "replay " + safetext.Terminal(path), Board: board, Statuses: pb.Statuses, Player: pb, Warnings: warnings}, done)
+	return runDashboard(ctx, ios, &o.dash, tui.Options{Title: "replay " + safetext.Terminal(path), Board: board, Statuses: pb.Statuses, Player: pb, Warnings: warnings.list}, done)
 }

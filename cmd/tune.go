@@ -147,7 +147,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 	if err := tune.CheckGrid(axes); err != nil {
 		return usageError(fmt.Errorf("--sweep: %w", err))
 	}
-	samples, _, err := trace.ReadFileMax(path, ios.In, func(msg string) { fmt.Fprintln(ios.ErrOut, "warning:", msg) }, MaxTuneSamples)
+	samples, _, err := trace.ReadFileMax(path, ios.In, (&inputWarnings{io: ios}).add, MaxTuneSamples)
 	if err != nil {
 		return usageError(err)
 	}

@@ -821,45 +821,14 @@ type Stream struct {
 	n     int
 	have  trace.Field
 
-	// baselines committed at window boundaries
-	rttBase  float64 // lowest window-median min RTT
-	limitRef float64 // highest window-median limit
-	// calmHigh: the highest window-median limit of a window that was not
-	// degraded, whose RTT stood within rttFollows (1.25×) of its level at
-	// the baseline and held no standing queue (the RTT twice the min RTT
-	// in 90 % of its samples): a level the limit has held without raising
-	// the RTT. A limit that sat above its downstream all along (Vegas at 9
-	// over a capacity of 4, the RTT 5.5× its min RTT from the first
-	// sample) sets none: its baseline already held its own queue
-	calmHigh float64
+	// the recording's baselines and memory of earlier windows
+	recording
 	// fractional: a limit sample so far was not a whole number (the
 	// limiter's limit is continuous)
 	fractional bool
-	floor      float64 // lowest limit seen
-	maxLim     float64 // highest limit seen
-	prevIdle   *windowStats
-	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
-	prevSwing bool
-	// swungRun: how many judged windows in a row, up to the last, made
-	// oscSlowLegs legs spread as a one-window swing is (oscSwungRun)
-	swungRun int
 	// oscQueued: judged windows oscillating while a standing queue held
 	// (oscQueuedShare)
 	oscQueued int
-	// levels: the limit medians of the last judged windows (a ring, newest
-	// at levelN-1 mod len), for swings slower than one window
-	levels [slowLevels]float64
-	levelN int
-	// dropRef: the lowest loss share of any judged window (the calm level)
-	dropRef float64
-	// limitAtBase: the limit's median in the window that set rttBase; a min
-	// RTT that rose while the limit grew well past it is the limiter's own
-	// queue (AIMD fills it by design), not a slower downstream
-	limitAtBase float64
-	// rttAtBase: the RTT's median in that window (0: not measured); a min
-	// RTT that rose while the RTT itself did not is an estimate reset (a
-	// Vegas probe), not a slower downstream
-	rttAtBase float64
 	// rttAveraged: the trace's min-RTT series is a long-window average
 	// of the RTT (averagedMoves), so the RTT stands in for it as in a trace
 	// without one (rttProxy): the average's climb is no evidence. The RTT
@@ -869,21 +838,15 @@ type Stream struct {
 	// recording that opens mid-incident). rttKindKnown: that was decided
 	// (on the first window with a min-RTT series)
 	rttAveraged, rttKindKnown bool
-	// tputRef: the highest completion rate of any judged window that was
-	// not degraded (0: not measured); a slower or smaller downstream
-	// completes less than it did, while a limiter filling its own queue
-	// completes as much as before at a higher RTT
-	tputRef float64
 
 	findings []Finding
 	counts   map[Class]int
 	judged   int
 	windows  int
-	// recJudged: the windows judged since the recording began (the trace's
-	// first sample, or the first after a gap of freshAfter or more);
-	// recFindings: the findings before it, already judged against their
-	// own recording's baseline (standingAgainstBaseline)
-	recJudged, recFindings int
+	// recFindings: the findings before the recording began, already
+	// judged against their own recording's baseline
+	// (standingAgainstBaseline)
+	recFindings int
 
 	// running stats
 	sumLimit, sumInFlight, sumUtil, sumRTT float64
@@ -919,7 +882,60 @@ type Stream struct {
 	// each other series in turn
 	lims, vals, measures, tmp, filtered []float64
 	times                               []int64
-	idle                                windowStats
+}
+
+// recording is what a stream remembers of one recording's judged windows:
+// the baselines later windows are judged against and the memory of the
+// windows before. A gap of freshAfter or more begins a new one (forget).
+type recording struct {
+	rttBase  float64 // lowest window-median min RTT
+	limitRef float64 // highest window-median limit
+	// calmHigh: the highest window-median limit of a window that was not
+	// degraded, whose RTT stood within rttFollows (1.25×) of its level at
+	// the baseline and held no standing queue (the RTT twice the min RTT
+	// in 90 % of its samples): a level the limit has held without raising
+	// the RTT. A limit that sat above its downstream all along (Vegas at 9
+	// over a capacity of 4, the RTT 5.5× its min RTT from the first
+	// sample) sets none: its baseline already held its own queue
+	calmHigh float64
+	floor    float64 // lowest limit seen
+	maxLim   float64 // highest limit seen
+	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
+	prevSwing bool
+	// swungRun: how many judged windows in a row, up to the last, made
+	// oscSlowLegs legs spread as a one-window swing is (oscSwungRun)
+	swungRun int
+	// levels: the limit medians of the last judged windows (a ring, newest
+	// at levelN-1 mod len), for swings slower than one window
+	levels [slowLevels]float64
+	levelN int
+	// dropRef: the lowest loss share of any judged window (the calm level)
+	dropRef float64
+	// limitAtBase: the limit's median in the window that set rttBase; a min
+	// RTT that rose while the limit grew well past it is the limiter's own
+	// queue (AIMD fills it by design), not a slower downstream
+	limitAtBase float64
+	// rttAtBase: the RTT's median in that window (0: not measured); a min
+	// RTT that rose while the RTT itself did not is an estimate reset (a
+	// Vegas probe), not a slower downstream
+	rttAtBase float64
+	// tputRef: the highest completion rate of any judged window that was
+	// not degraded (0: not measured); a slower or smaller downstream
+	// completes less than it did, while a limiter filling its own queue
+	// completes as much as before at a higher RTT
+	tputRef float64
+	// idle, prevIdle: the last window idle at the limit's level (idle
+	// growth), nil once a window after it did not burst
+	idle     windowStats
+	prevIdle *windowStats
+	// recJudged: the windows judged since the recording began (the trace's
+	// first sample, or the first after a gap of freshAfter or more)
+	recJudged int
+}
+
+// freshRecording is a recording before its first window: no baseline yet.
+func freshRecording() recording {
+	return recording{floor: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
 }
 
 // NewStream returns a stream for one target. A zero Options.Window adapts
@@ -931,7 +947,7 @@ func NewStream(target string, opt Options) *Stream {
 	if auto {
 		w = DefaultWindow
 	}
-	return &Stream{target: target, window: int64(w), auto: auto, probing: true, counts: map[Class]int{}, floor: math.Inf(1), minLimit: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
+	return &Stream{target: target, window: int64(w), auto: auto, probing: true, counts: map[Class]int{}, minLimit: math.Inf(1), recording: freshRecording()}
 }
 
 // AutoWindow is the window a stream without one chooses for a sample
@@ -1367,11 +1383,7 @@ func (s *Stream) judgeTail(fs []Finding, counts map[Class]int, queued *int, star
 func (s *Stream) forget() {
 	s.findings = s.standingAgainstBaseline(s.findings, s.recFindings)
 	s.recFindings = len(s.findings)
-	s.rttBase, s.limitRef, s.calmHigh, s.floor, s.maxLim = math.Inf(1), 0, 0, math.Inf(1), 0
-	s.prevIdle, s.idle, s.prevSwing, s.swungRun = nil, windowStats{}, false, 0
-	s.levels, s.levelN = [slowLevels]float64{}, 0
-	s.dropRef, s.limitAtBase, s.rttAtBase, s.tputRef = math.Inf(1), 0, 0, 0
-	s.recJudged = 0
+	s.recording = freshRecording()
 }
 
 // commit records a judged window as a finding and updates the baselines.

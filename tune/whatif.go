@@ -93,8 +93,9 @@ func (r *Recorded) at(i int) time.Time {
 }
 
 // closeGaps replays each gap in the recording (replayGap) as one median
-// interval: ns becomes the replay's time, skips keep the recorded one.
-func (r *Recorded) closeGaps() {
+// interval: ns becomes the replay's time, skips keep the recorded one. It
+// returns that median interval (which closing the gaps leaves as it was).
+func (r *Recorded) closeGaps() int64 {
 	iv := medianInterval(r.ns)
 	gap := max(replayGap*iv, int64(time.Minute))
 	var by int64
@@ -106,6 +107,7 @@ func (r *Recorded) closeGaps() {
 		}
 		r.ns[i] -= by
 	}
+	return iv
 }
 
 // medianInterval is the median of the first thousand intervals of ns (1 s
@@ -235,8 +237,7 @@ func Prepare(target string, samples []trace.Sample) (*Recorded, error) {
 	if n < 10 {
 		return nil, fmt.Errorf("target %q has %d RTT samples: a what-if needs at least 10 rows with rtt_ms", target, n)
 	}
-	r.closeGaps()
-	r.fit(rej)
+	r.fit(rej, r.closeGaps())
 	r.Duration = time.Duration(r.ns[n-1])
 	r.pts = make([]replayPoint, n)
 	r.model = make([]modelPoint, n)
@@ -290,14 +291,15 @@ func (r *Recorded) spans() {
 	}
 }
 
-func (r *Recorded) fit(rej []float64) {
+// fit fits the downstream model; interval is the median sample interval,
+// ns, which turns rejections into a rate.
+func (r *Recorded) fit(rej []float64, interval int64) {
 	n := len(r.ns)
 	r.base = make([]float64, n)
 	r.capac = make([]float64, n)
 	r.lambda = make([]float64, n)
 	r.noise = make([]float64, n)
-	// the median interval, for converting rejections to a rate
-	interval := float64(medianInterval(r.ns)) / 1e6
+	ivMs := float64(interval) / 1e6
 	tmp := make([]float64, 0, 1024)
 	resid := make([]float64, 0, n)
 	for a := 0; a < n; {
@@ -339,7 +341,7 @@ func (r *Recorded) fit(rej []float64) {
 			if math.IsNaN(inf) {
 				inf = capEst // unknown demand: assume it fills the downstream
 			}
-			r.lambda[i] = inf/r.rtt[i] + rej[i]/interval
+			r.lambda[i] = inf/r.rtt[i] + rej[i]/ivMs
 			r.noise[i] = r.rtt[i] / modelRTT(base, inf/capEst)
 		}
 		// The model's error is corrected by the span's median ratio only: a
