@@ -17,6 +17,15 @@ import (
 	"github.com/limitscope/limitscope/tune"
 )
 
+// tmuxSocket is the tmux server the tests run their panes on: a server of
+// their own, so a developer's sessions neither see them nor get in their way.
+const tmuxSocket = "limitscope-test"
+
+// tmux runs a tmux command against the tests' server.
+func tmux(args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-L", tmuxSocket}, args...)...)
+}
+
 // tmuxSession runs the real binary in a detached tmux pane of w×h, as a
 // person would in a terminal.
 type tmuxSession struct {
@@ -35,24 +44,31 @@ func startTmux(t *testing.T, w, h int, args ...string) *tmuxSession {
 		cmdline += " " + strconv.Quote(a)
 	}
 	shell := fmt.Sprintf("TERM=xterm-256color %s; echo $? > %s; sleep 60", cmdline, s.exitFile)
-	out, err := exec.Command("tmux", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell).CombinedOutput()
+	out, err := tmux("new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", s.name).Run() })
+	t.Cleanup(func() { tmux("kill-session", "-t", s.name).Run() })
+	// A test killed from outside (a timeout, ^C on make test) runs no
+	// Cleanup, and the demo never exits on its own: the tmux server itself
+	// ends the session once this test process is gone.
+	reaper := fmt.Sprintf("while kill -0 %d 2>/dev/null; do sleep 1; done; tmux -L %s kill-session -t %s",
+		os.Getpid(), tmuxSocket, s.name)
+	if out, err := tmux("run-shell", "-b", reaper).CombinedOutput(); err != nil {
+		t.Fatalf("tmux run-shell: %v %s", err, out)
+	}
 	return s
 }
 
 func (s *tmuxSession) screen() string {
-	out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", s.name).Output()
+	out, _ := tmux("capture-pane", "-p", "-t", s.name).Output()
 	return string(out)
 }
 
 func (s *tmuxSession) keys(k ...string) {
-	exec.Command("tmux", append([]string{"send-keys", "-t", s.name}, k...)...).Run()
+	tmux(append([]string{"send-keys", "-t", s.name}, k...)...).Run()
 }
 
-// waitFor polls the screen until ok holds or the timeout passes.
 func (s *tmuxSession) waitFor(what string, timeout time.Duration, ok func(string) bool) string {
 	s.t.Helper()
 	deadline := time.Now().Add(timeout)
