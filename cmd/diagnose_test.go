@@ -530,7 +530,11 @@ func TestScrapeConfigErrorsNameTheFlag(t *testing.T) {
 // critical page, and the report that pages says why it may be wrong. The
 // text report opens with them (and stderr stays quiet); the other formats
 // carry them and stderr says them too.
-func TestDiagnoseReportsCarryTheInputsWarnings(t *testing.T) {
+// runningTotalTrace writes go-concurrency-limits' healthy AIMD recording
+// with its dropped column as a running total (a counter exported as is),
+// which the trace reader warns of with warnedOfRunningTotal.
+func runningTotalTrace(t *testing.T) string {
+	t.Helper()
 	samples := testtools.ReadTrace(t, filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"))
 	path := filepath.Join(t.TempDir(), "counter.csv")
 	w, err := trace.Create(path, nil)
@@ -546,7 +550,14 @@ func TestDiagnoseReportsCarryTheInputsWarnings(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	const said = `dropped rises in`
+	return path
+}
+
+const warnedOfRunningTotal = `dropped rises in`
+
+func TestDiagnoseReportsCarryTheInputsWarnings(t *testing.T) {
+	path := runningTotalTrace(t)
+	const said = warnedOfRunningTotal
 	for _, c := range []struct {
 		format, want string
 		stderr       bool
@@ -568,5 +579,35 @@ func TestDiagnoseReportsCarryTheInputsWarnings(t *testing.T) {
 	}
 	if out, _, _ := run(t, "", "diagnose", filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"), "--format", "json"); strings.Contains(out, `"warnings"`) {
 		t.Errorf("the recording as written warns of something:\n%s", out)
+	}
+}
+
+func TestTuneReportsCarryTheInputsWarnings(t *testing.T) {
+	path := runningTotalTrace(t)
+	for _, c := range []struct {
+		name   string
+		args   []string
+		want   string
+		stderr bool
+	}{
+		{"sweep text", []string{"--sweep", "smoothing=0.2,0.5"}, "warning: " + path + `: target "gcl-aimd": `, false},
+		{"sweep json", []string{"--sweep", "smoothing=0.2,0.5", "--format", "json"}, `"warnings": [`, true},
+		{"compare text", []string{"--compare"}, "warning: " + path + `: target "gcl-aimd": `, false},
+		{"compare json", []string{"--compare", "--format", "json"}, `"warnings": [`, true},
+	} {
+		out, errOut, code := run(t, "", append([]string{"tune", path}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errOut)
+		}
+		if !strings.Contains(out, c.want) || !strings.Contains(out, warnedOfRunningTotal) {
+			t.Errorf("%s: the report does not carry the warning (%q):\n%.600s", c.name, c.want, out)
+		}
+		if strings.Contains(errOut, warnedOfRunningTotal) != c.stderr {
+			t.Errorf("%s: stderr %q, want the warning there %v", c.name, errOut, c.stderr)
+		}
+	}
+	out, _, _ := run(t, "", "tune", filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"), "--compare", "--format", "json")
+	if strings.Contains(out, `"warnings"`) {
+		t.Errorf("the recording as written warns of something:\n%.600s", out)
 	}
 }

@@ -147,7 +147,10 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 	if err := tune.CheckGrid(axes); err != nil {
 		return usageError(fmt.Errorf("--sweep: %w", err))
 	}
-	samples, _, err := trace.ReadFileMax(path, ios.In, (&inputWarnings{io: ios}).add, MaxTuneSamples)
+	// a text report on stdout says the warnings; JSON and the tuning view
+	// carry them too, and stderr says them as well
+	warnings := &inputWarnings{io: ios, quiet: o.format == "text" && (o.compare || len(axes) > 0)}
+	samples, _, err := trace.ReadFileMax(path, ios.In, warnings.add, MaxTuneSamples)
 	if err != nil {
 		return usageError(err)
 	}
@@ -179,13 +182,14 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 	if o.compare {
 		c := tune.Compare(rec, base, opt, report.ProgressBar(ios.ErrOut, "runs", time.Second))
 		c.Source = path
+		c.Warnings = warnings.list
 		if o.format == "json" {
 			return report.CompareJSON(ios.Out, c)
 		}
 		return report.CompareText(ios.Out, c)
 	}
 	if len(axes) > 0 {
-		return tuneSweep(ios, o, path, rec, base, axes, opt)
+		return tuneSweep(ios, o, path, rec, base, axes, opt, warnings.list)
 	}
 	if !ios.OutTTY {
 		return usageError(fmt.Errorf("the interactive tuning view needs a terminal; pass --sweep PARAM=… or --compare for a headless run"))
@@ -204,6 +208,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 			return strings.Join(files, ", "), err
 		},
 		RTTTimes: rttT, RTT: rttV, LimitTimes: limT, RecordedLimit: limV,
+		Warnings: warnings.list,
 	})
 	final, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(ios.In), tea.WithOutput(ios.Out)).Run()
 	if err != nil {
@@ -213,7 +218,7 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 	return report.ChosenParams(ios.Out, p)
 }
 
-func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *tune.Recorded, base tune.Params, axes []tune.Axis, opt tune.Options) error {
+func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *tune.Recorded, base tune.Params, axes []tune.Axis, opt tune.Options, warnings []string) error {
 	sets := tune.Grid(base, axes)
 	for _, p := range sets {
 		if err := p.Validate(); err != nil {
@@ -225,7 +230,7 @@ func tuneSweep(ios *IOStreams, o *tuneOptions, path string, rec *tune.Recorded, 
 	baseline.Samples = nil
 	rows := tune.Sweep(rec, sets, opt, progress)
 	recm := tune.Recommend(rows, &baseline)
-	rep := tune.Report{Schema: tune.Schema, Source: path, Target: rec.Target, Mode: opt.Mode.String(), Baseline: baseline, Rows: rows, Recommendation: recm}
+	rep := tune.Report{Schema: tune.Schema, Source: path, Target: rec.Target, Mode: opt.Mode.String(), Baseline: baseline, Rows: rows, Recommendation: recm, Warnings: warnings}
 	if o.format == "json" {
 		return report.TuneJSON(ios.Out, rep)
 	}

@@ -22,7 +22,9 @@ func CompareJSON(w io.Writer, c tune.Comparison) error {
 // are ranked last and marked ✗), the baseline, the recommendation in one
 // sentence and the caveats.
 func CompareText(w io.Writer, c tune.Comparison) error {
-	fmt.Fprintf(w, "algorithms on %s (%s), %s loop; base latency %.1f ms\n\n", safetext.Terminal(c.Source), safetext.Terminal(c.Target), c.Mode, c.Model.BaseLatencyMs)
+	fmt.Fprintf(w, "algorithms on %s (%s), %s loop; base latency %.1f ms\n", safetext.Terminal(c.Source), safetext.Terminal(c.Target), c.Mode, c.Model.BaseLatencyMs)
+	writeWarnings(w, c.Warnings)
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  \tcandidate\tutilisation\tΔ util\tp99\tp99/base\toverload\tdeferred\tverdict\t")
 	for i, r := range c.Rows {

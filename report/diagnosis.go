@@ -262,13 +262,19 @@ func confidenceOf(t diagnose.Result) string {
 	return fmt.Sprintf("%.2f (%d of %d windows)", t.Confidence, t.VerdictWindows, t.Stats.JudgedWindows)
 }
 
+// writeWarnings writes what reading the input warned of, a line each, for
+// the text reports.
+func writeWarnings(w io.Writer, warnings []string) {
+	for _, m := range warnings {
+		fmt.Fprintf(w, "warning: %s\n", safetext.Terminal(m))
+	}
+}
+
 // Text writes the compact per-target report.
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "limitscope diagnose: %s\n", safetext.Terminal(r.Source))
-	for _, m := range r.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", safetext.Terminal(m))
-	}
+	writeWarnings(&b, r.Warnings)
 	for _, t := range r.Targets {
 		badge := strings.ToUpper(string(t.Class))
 		fmt.Fprintf(&b, "\n%s  %s  confidence %s, %d samples, %s\n", safetext.Terminal(t.Target), ansi(r.Color, classColor(t.Class), badge), confidenceOf(t), t.Samples, span(t.Start, t.End))

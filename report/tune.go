@@ -22,7 +22,9 @@ func TuneJSON(w io.Writer, rep tune.Report) error {
 // what-if's results; → marks the recommendation), the baseline and the
 // recommendation.
 func TuneText(w io.Writer, rep tune.Report, axes []tune.Axis) error {
-	fmt.Fprintf(w, "what-if of %s (%s), %s loop\n\n", safetext.Terminal(rep.Source), safetext.Terminal(rep.Target), rep.Mode)
+	fmt.Fprintf(w, "what-if of %s (%s), %s loop\n", safetext.Terminal(rep.Source), safetext.Terminal(rep.Target), rep.Mode)
+	writeWarnings(w, rep.Warnings)
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	hdr := "  "
 	for _, a := range axes {

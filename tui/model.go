@@ -438,14 +438,20 @@ func (m Model) header() string {
 	if reason != "" {
 		line += "\n" + styles.Err.Render(fit("down: "+reason, m.width))
 	}
-	if w := m.opt.Warnings; len(w) > 0 {
-		head := "warning: "
-		if len(w) > 1 {
-			head = fmt.Sprintf("warning 1 of %d (all on stderr): ", len(w)) // before the text, which the width cuts
-		}
-		line += "\n" + styles.Err.Render(fit(head+safetext.Terminal(w[0]), m.width))
+	if len(m.opt.Warnings) > 0 {
+		line += "\n" + warningLine(m.opt.Warnings, m.width)
 	}
 	return line
+}
+
+// warningLine is one screen line for what reading the input warned of: the
+// first warning, and how many there are, since the screen covers stderr.
+func warningLine(w []string, width int) string {
+	head := "warning: "
+	if len(w) > 1 {
+		head = fmt.Sprintf("warning 1 of %d (all on stderr): ", len(w)) // before the text, which the width cuts
+	}
+	return styles.Err.Render(fit(head+safetext.Terminal(w[0]), width))
 }
 
 func (m Model) footer() string {

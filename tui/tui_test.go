@@ -744,6 +744,34 @@ func TestValuesAtTheFloat64RangeOnScreen(t *testing.T) {
 // The input's warnings show under the header: the first (made safe for the
 // terminal) and how many there are, ahead of its text, which the width cuts:
 // the dashboard's screen covers what went to stderr.
+func TestTuneViewShowsTheInputsWarnings(t *testing.T) {
+	for _, c := range []struct {
+		warnings []string
+		want     string
+	}{
+		{nil, ""},
+		{[]string{"rtt.csv: target \"orders\": dropped rises in 75 of its 79 rows"}, "warning: rtt.csv: target \"orders\": dropped rises in 75"},
+		{[]string{"rtt.csv: one\x1b[31m", "rtt.csv: two"}, "warning 1 of 2 (all on stderr): rtt.csv: one"},
+	} {
+		o := tuneOpts()
+		o.Warnings = c.warnings
+		const h = 30
+		v := send(tea.Model(NewTune(o)), tea.WindowSizeMsg{Width: 110, Height: h}).View()
+		lines := strings.Split(v, "\n")
+		header := strings.Join(lines[:3], "\n")
+		switch {
+		case c.want == "" && strings.Contains(v, "warning"):
+			t.Errorf("no warnings, yet the view says one:\n%s", v)
+		case c.want != "" && !strings.Contains(header, c.want):
+			t.Errorf("the lines under the title lack %q:\n%s", c.want, header)
+		case strings.Contains(v, "\x1b[31m"):
+			t.Errorf("a raw escape sequence from the input reached the screen")
+		case len(lines) > h:
+			t.Errorf("%d warnings: the view is %d lines in a %d-line terminal", len(c.warnings), len(lines), h)
+		}
+	}
+}
+
 func TestInputWarningsUnderTheHeader(t *testing.T) {
 	b := steadyBoard("payments", map[trace.Field]float64{trace.FieldLimit: 10, trace.FieldInFlight: 8, trace.FieldRTTMin: 90, trace.FieldRTT: 100})
 	for _, c := range []struct {

@@ -33,6 +33,10 @@ type TuneOptions struct {
 	RTTTimes, LimitTimes []time.Time
 	RTT, RecordedLimit   []float64
 	Chart                ChartStyle
+	// Warnings are what reading the trace warned of (a count column that
+	// reads as a running total, a truncated last line); the first shows
+	// under the title.
+	Warnings []string
 }
 
 type tuneKeys struct {
@@ -250,9 +254,13 @@ func (m TuneModel) View() string {
 	}
 	b.WriteString(fit(styles.Title.Render("limitscope · tune · "+safetext.Terminal(m.opt.Title)), m.width) + "\n")
 	b.WriteString(fit(styles.Dim.Render(mode), m.width) + "\n")
+	chartsH := m.height - 2 - 2 - 8
+	if len(m.opt.Warnings) > 0 {
+		b.WriteString(warningLine(m.opt.Warnings, m.width) + "\n")
+		chartsH--
+	}
 	panelW := 34
 	chartW := m.width - panelW - 1
-	chartsH := m.height - 2 - 2 - 8
 	if chartW < 30 {
 		chartW, panelW = m.width, 0
 	}

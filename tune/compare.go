@@ -46,6 +46,9 @@ type Comparison struct {
 	Rows           []Compared     `json:"rows"`
 	Recommendation Recommendation `json:"recommendation"`
 	Caveats        []string       `json:"caveats"`
+	// Warnings are what reading the trace warned of (a count column that
+	// reads as a running total, a truncated last line).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // CompareCandidates are every algorithm at its defaults and at each value of

@@ -233,4 +233,7 @@ type Report struct {
 	Baseline       Row            `json:"baseline"`
 	Rows           []Row          `json:"rows"`
 	Recommendation Recommendation `json:"recommendation"`
+	// Warnings are what reading the trace warned of (a count column that
+	// reads as a running total, a truncated last line).
+	Warnings []string `json:"warnings,omitempty"`
 }
