@@ -133,14 +133,14 @@ const (
 	// minWindowSamples: fewer limit samples than this in a window (a gap, or
 	// a window shorter than a few intervals) and it is not judged.
 	minWindowSamples = 6
-	// freshAfter: a gap without samples this long or longer begins a new
-	// recording (forget): windows after it are not judged against the
+	// FreshAfter: a gap without samples this long or longer begins a new
+	// recording (forget; charts draw it as a break, report.Timeline): windows after it are not judged against the
 	// levels before it. The incidents calibrated on last 1–10 minutes and
 	// a scrape outage inside one is shorter; an hour later a deploy or an
 	// autoscaler may have changed the downstream, so a fall against the old
 	// levels is no evidence. A shorter gap (a window or more) only starts
 	// the windows afresh at the first sample after it.
-	freshAfter = time.Hour
+	FreshAfter = time.Hour
 	// maxWindowPoints bounds the samples one window keeps (1 Mi, about
 	// 80 MB): beyond it, samples fold into the newest kept one. Samples
 	// sharing one timestamp always fold: they are one instant.
@@ -886,7 +886,7 @@ type Stream struct {
 
 // recording is what a stream remembers of one recording's judged windows:
 // the baselines later windows are judged against and the memory of the
-// windows before. A gap of freshAfter or more begins a new one (forget).
+// windows before. A gap of FreshAfter or more begins a new one (forget).
 type recording struct {
 	rttBase  float64 // lowest window-median min RTT
 	limitRef float64 // highest window-median limit
@@ -929,7 +929,7 @@ type recording struct {
 	idle     windowStats
 	prevIdle *windowStats
 	// recJudged: the windows judged since the recording began (the trace's
-	// first sample, or the first after a gap of freshAfter or more)
+	// first sample, or the first after a gap of FreshAfter or more)
 	recJudged int
 }
 
@@ -1161,7 +1161,7 @@ func (s *Stream) Push(smp trace.Sample) {
 // length or more without one (a gap: a scrape outage, two recordings
 // joined by record --append), the window ends at its last sample, the
 // windows start afresh at the first sample after the gap, as they do at the
-// trace's first, and no finding runs across it. A gap of freshAfter or more
+// trace's first, and no finding runs across it. A gap of FreshAfter or more
 // ends a recording: the samples before it are judged as the trace's tail
 // is, and the next recording begins afresh (forget). A shorter gap (an
 // outage) keeps the levels before it: the window before it is judged whole,
@@ -1173,7 +1173,7 @@ func (s *Stream) closeUpTo(t int64) {
 		before, after := s.around(end, t)
 		if silence := uint64(after) - uint64(before); silence >= uint64(s.window) {
 			// unsigned: a gap may span more than half the int64 range
-			if silence >= uint64(freshAfter) {
+			if silence >= uint64(FreshAfter) {
 				s.closeRecording(addSat(end, -s.window), before)
 				s.forget()
 			} else {
@@ -1339,7 +1339,7 @@ func (s *Stream) closeWindow(end, until int64) {
 }
 
 // closeRecording judges the window from start whose last sample, at last,
-// a gap of freshAfter or more follows, as the trace's tail is (judgeTail):
+// a gap of FreshAfter or more follows, as the trace's tail is (judgeTail):
 // the samples before it are the end of a recording.
 func (s *Stream) closeRecording(start, last int64) {
 	s.windows++
@@ -1377,7 +1377,7 @@ func (s *Stream) judgeTail(fs []Finding, counts map[Class]int, queued *int, star
 	return s.addVerdict(fs, w), true
 }
 
-// forget starts a new recording after a gap of freshAfter or more: the
+// forget starts a new recording after a gap of FreshAfter or more: the
 // baselines and the memory of earlier windows go, the findings and counts
 // stay. The recording after the gap reads as it reads alone.
 func (s *Stream) forget() {

@@ -1720,7 +1720,7 @@ func TestStalledDownstreamWithoutLosses(t *testing.T) {
 
 // TestJoinedRecordingsReadAsEachAlone: a file joining two recordings (two
 // record --append runs, files concatenated) reads each as it reads alone:
-// after a gap of freshAfter or more the windows start afresh at the first
+// after a gap of FreshAfter or more the windows start afresh at the first
 // sample and nothing before the gap is a baseline. After a shorter gap of
 // a window or more (a scrape outage) the windows start afresh too and no
 // finding runs across the gap. Every real fixture, joined with itself.
@@ -1752,7 +1752,7 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 			checked++
 			span := one[len(one)-1].Time.Sub(one[0].Time)
 			window := time.Duration(alone.Stats.WindowS * float64(time.Second))
-			for _, gap := range []time.Duration{window * 3 / 2, freshAfter, 30 * 24 * time.Hour} {
+			for _, gap := range []time.Duration{window * 3 / 2, FreshAfter, 30 * 24 * time.Hour} {
 				shift := span + gap
 				joined := append([]trace.Sample(nil), one...)
 				for _, s := range one {
@@ -1765,7 +1765,7 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 						t.Errorf("%s %s joined with itself %v later: %s %s – %s runs across the gap", name, target, gap, f.Class, f.Start, f.End)
 					}
 				}
-				if gap < freshAfter {
+				if gap < FreshAfter {
 					continue
 				}
 				want, have := append(describe(alone.Findings, 0), describe(alone.Findings, shift)...), describe(got.Findings, 0)

@@ -41,3 +41,37 @@ func TestFindingTimesCarryTheDateAcrossDays(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLChartsDrawTheMonthBetweenRecordingsNarrow: two 20-minute
+// recordings a month apart drew as two slivers at the chart's edges with a
+// line across the month; now each takes half the chart, the month is a
+// dashed break that says how long it was, and no line crosses it.
+func TestHTMLChartsDrawTheMonthBetweenRecordingsNarrow(t *testing.T) {
+	t0 := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	var series []trace.Sample
+	for _, start := range []time.Time{t0, t0.Add(30 * 24 * time.Hour)} {
+		for i := 0; i < 80; i++ {
+			series = append(series, trace.Sample{Time: start.Add(time.Duration(i) * 15 * time.Second), Target: "a", Limit: 20, InFlight: 18, Fields: trace.FieldLimit | trace.FieldInFlight})
+		}
+	}
+	r := diagnose.Result{Target: "a", Class: diagnose.Healthy, Samples: len(series), Start: series[0].Time, End: series[len(series)-1].Time}
+	for _, c := range []struct {
+		name              string
+		samples           []trace.Sample
+		breaks, polylines int
+	}{
+		{"joined", series, 2, 4},             // a break on each chart; limit and in-flight in two pieces each
+		{"one recording", series[:80], 0, 2}, // as before
+	} {
+		rep := NewReport("f.csv", []diagnose.Result{r}, map[string][]trace.Sample{"a": c.samples}, nil)
+		var b bytes.Buffer
+		if err := rep.Render(&b, "html", nil); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		breaks := strings.Count(page, `stroke-dasharray="2,3"><title>no samples for 29 days 23 h, from 2000-01-01T00:19:45Z to 2000-01-31T00:00:00Z`)
+		if breaks != c.breaks || strings.Count(page, "<polyline") != c.polylines {
+			t.Errorf("%s: %d breaks and %d polylines, want %d and %d", c.name, breaks, strings.Count(page, "<polyline"), c.breaks, c.polylines)
+		}
+	}
+}

@@ -19,6 +19,7 @@ type chart struct {
 	Width, Height int
 	Lines         []chartLine
 	Bands         []chartBand
+	Breaks        []chartBreak
 	YMax          string
 	YLabel        string
 	TimeLeft      string
@@ -27,6 +28,12 @@ type chart struct {
 
 type chartLine struct {
 	Name, Color, Points string
+}
+
+// chartBreak is a silence the chart's Timeline draws narrow.
+type chartBreak struct {
+	X     float64
+	Title string
 }
 
 type chartBand struct {
@@ -47,14 +54,14 @@ const (
 var bandColor = map[diagnose.Severity]string{diagnose.SevCritical: "#f8d0d0", diagnose.SevWarning: "#fde7c2", diagnose.SevInfo: "#d6ecf7", diagnose.SevOK: "#e3f4e1", diagnose.SevNone: "#eeeeee"}
 
 // series extracts (time, value) pairs of one field, thinned to maxPoints.
-func seriesOf(samples []trace.Sample, f trace.Field) (ts []int64, vs []float64) {
+func seriesOf(samples []trace.Sample, f trace.Field) (ts []time.Time, vs []float64) {
 	step := 1
 	if len(samples) > maxPoints {
 		step = (len(samples) + maxPoints - 1) / maxPoints
 	}
 	for i := 0; i < len(samples); i += step {
 		if v, ok := samples[i].Value(f); ok {
-			ts = append(ts, samples[i].Time.UnixNano())
+			ts = append(ts, samples[i].Time)
 			vs = append(vs, v)
 		}
 	}
@@ -66,15 +73,17 @@ func buildChart(samples []trace.Sample, findings []diagnose.Finding, height int,
 	if len(samples) == 0 {
 		return c
 	}
-	t0, t1 := samples[0].Time.UnixNano(), samples[len(samples)-1].Time.UnixNano()
-	if t1 <= t0 {
-		t1 = t0 + 1
+	first, last := samples[0].Time, samples[len(samples)-1].Time
+	times := make([]time.Time, len(samples))
+	for i := range samples {
+		times[i] = samples[i].Time
 	}
-	clock := ClockLayout(samples[0].Time, samples[len(samples)-1].Time)
+	tl := NewTimeline(first, last, times)
+	clock := ClockLayout(first, last)
 	c.TimeLeft, c.TimeRight = samples[0].Time.UTC().Format(clock), samples[len(samples)-1].Time.UTC().Format(clock)
 	ymax := 0.0
 	type line struct {
-		ts []int64
+		ts []time.Time
 		vs []float64
 	}
 	lines := make([]line, len(fields))
@@ -90,10 +99,20 @@ func buildChart(samples []trace.Sample, findings []diagnose.Finding, height int,
 	ymax *= 1.05
 	pw := float64(chartW) - plotLeft - plotRight
 	ph := float64(height) - plotTop - plotBottom
-	x := func(t int64) float64 { return plotLeft + pw*float64(t-t0)/float64(t1-t0) }
+	x := func(t time.Time) float64 { return plotLeft + pw*tl.Pos(t) }
 	y := func(v float64) float64 { return plotTop + ph*(1-v/ymax) }
+	for _, b := range tl.Breaks() {
+		c.Breaks = append(c.Breaks, chartBreak{X: (x(b.From) + x(b.To)) / 2,
+			Title: fmt.Sprintf("no samples for %s, from %s to %s: drawn narrow", b.Length(), b.From.UTC().Format(time.RFC3339), b.To.UTC().Format(time.RFC3339))})
+	}
 	for _, f := range findings {
-		a, b := x(max(f.Start.UnixNano(), t0)), x(min(f.End.UnixNano(), t1))
+		a, b := x(f.Start), x(f.End)
+		if f.Start.Before(first) {
+			a = x(first)
+		}
+		if f.End.After(last) {
+			b = x(last)
+		}
 		c.Bands = append(c.Bands, chartBand{X: a, W: math.Max(b-a, 1), Color: bandColor[f.Severity],
 			Title: fmt.Sprintf("%s (%s) %s – %s: %s", f.Class, f.Severity, f.Start.Format(time.RFC3339), f.End.Format(time.RFC3339), f.Evidence.Summary)})
 	}
@@ -101,8 +120,14 @@ func buildChart(samples []trace.Sample, findings []diagnose.Finding, height int,
 		if len(l.vs) == 0 {
 			continue
 		}
+		// one polyline per stretch between breaks: none joins samples a
+		// month apart
 		var sb strings.Builder
 		for j := range l.vs {
+			if j > 0 && tl.Apart(l.ts[j-1], l.ts[j]) {
+				c.Lines = append(c.Lines, chartLine{Name: names[i], Color: colors[i], Points: strings.TrimSpace(sb.String())})
+				sb.Reset()
+			}
 			fmt.Fprintf(&sb, "%.1f,%.1f ", x(l.ts[j]), y(l.vs[j]))
 		}
 		c.Lines = append(c.Lines, chartLine{Name: names[i], Color: colors[i], Points: strings.TrimSpace(sb.String())})
@@ -153,8 +178,9 @@ table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #e
 {{define "chart"}}<svg width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.YLabel}}">
 {{range .Bands}}<rect x="{{printf "%.1f" .X}}" y="0" width="{{printf "%.1f" .W}}" height="{{$.Height}}" fill="{{.Color}}"><title>{{safe .Title}}</title></rect>
 {{end}}<line x1="48" y1="{{$.Height}}" x2="48" y2="0" stroke="#bbb"/><text x="4" y="16" font-size="11" fill="#555">{{.YMax}}</text><text x="4" y="{{$.Height}}" dy="-26" font-size="11" fill="#555">0</text>
-<text x="52" y="{{$.Height}}" dy="-6" font-size="11" fill="#555">{{.TimeLeft}}</text><text x="{{$.Width}}" dx="-60" y="{{$.Height}}" dy="-6" font-size="11" fill="#555">{{.TimeRight}}</text><text x="52" y="14" font-size="11" fill="#555">{{.YLabel}}</text>
-{{range .Lines}}<polyline fill="none" stroke="{{.Color}}" stroke-width="1.4" points="{{.Points}}"><title>{{.Name}}</title></polyline>
+<text x="52" y="{{$.Height}}" dy="-6" font-size="11" fill="#555">{{.TimeLeft}}</text><text x="{{$.Width}}" dx="-4" y="{{$.Height}}" dy="-6" font-size="11" fill="#555" text-anchor="end">{{.TimeRight}}</text><text x="52" y="14" font-size="11" fill="#555">{{.YLabel}}</text>
+{{range .Breaks}}<line x1="{{printf "%.1f" .X}}" y1="0" x2="{{printf "%.1f" .X}}" y2="{{$.Height}}" stroke="#888" stroke-dasharray="2,3"><title>{{safe .Title}}</title></line>
+{{end}}{{range .Lines}}<polyline fill="none" stroke="{{.Color}}" stroke-width="1.4" points="{{.Points}}"><title>{{.Name}}</title></polyline>
 {{end}}</svg>{{end}}`))
 
 // HTML writes one self-contained page (no scripts, no network) with an SVG

@@ -115,9 +115,11 @@ func abs(x int) int {
 
 var brailleBits = [4][2]rune{{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}}
 
-// Chart renders series over [from, to] into w×h cells with a y axis of
-// yw cells on the left; yMax 0 scales to the data. The result has h lines.
-func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax float64, style ChartStyle, unit string) string {
+// Chart renders series over the timeline tl into w×h cells with a y axis
+// of yw cells on the left; yMax 0 scales to the data. A series' line does
+// not join samples across a break in tl (a month between two recordings).
+// The result has h lines.
+func Chart(series []Series, refs []RefLine, tl report.Timeline, w, h int, yMax float64, style ChartStyle, unit string) string {
 	const yw = 7
 	if w <= yw+2 || h < 2 {
 		return ""
@@ -160,11 +162,8 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 	}
 	c := newCanvas(pw, h, style)
 	W, H := pw*c.px, h*c.py
-	span := to.Sub(from)
-	if span <= 0 {
-		span = time.Second
-	}
-	xOf := func(t time.Time) int { return int(float64(W-1) * float64(t.Sub(from)) / float64(span)) }
+	from, to := tl.From(), tl.To()
+	xOf := func(t time.Time) int { return int(float64(W-1) * tl.Pos(t)) }
 	yOf := func(v float64) int { return H - 1 - int(math.Round(float64(H-1)*math.Min(v, yMax)/yMax)) }
 	nref := int8(len(series))
 	for i, r := range refs {
@@ -178,18 +177,19 @@ func Chart(series []Series, refs []RefLine, from, to time.Time, w, h int, yMax f
 	for si, s := range series {
 		id := int8(si + 1)
 		px, py, have := 0, 0, false
+		var pt time.Time
 		for i, t := range s.Times {
 			if t.Before(from) || t.After(to) {
 				have = false
 				continue
 			}
 			x, y := xOf(t), yOf(s.Values[i])
-			if have && style != ASCII {
+			if have && style != ASCII && !tl.Apart(pt, t) {
 				c.line(px, py, x, y, id)
 			} else {
 				c.set(x, y, id)
 			}
-			px, py, have = x, y, true
+			px, py, pt, have = x, y, t, true
 		}
 	}
 	colorOf := func(id int8) lipgloss.TerminalColor {
@@ -325,12 +325,17 @@ var tickSteps = []time.Duration{time.Second, 2 * time.Second, 5 * time.Second, 1
 	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour}
 
 // TimeAxis is the two lines under a chart of w cells (a y axis of yw on the
-// left): a rule with a tick at every round interval (UTC wall clock) and
-// their labels, as many as fit without touching, and ◆ where each mark
-// (an episode start) falls.
-func TimeAxis(from, to time.Time, w, yw int, marks []time.Time) string {
+// left) over the timeline tl: a rule with a tick at every round interval
+// (UTC wall clock) and their labels, as many as fit without touching, ◆
+// where each mark (an episode start) falls and ≈ where tl breaks. Where
+// the axis spans more than one UTC day, the first label of each stretch
+// between breaks carries the date ("Jan 02 15:04"), so do ticks at
+// midnight ("Jan 02"), and ticks a day or more apart are dates: a week
+// read "00:00" at every tick.
+func TimeAxis(tl report.Timeline, w, yw int, marks []time.Time) string {
 	pw := w - yw
-	span := to.Sub(from)
+	from, to := tl.From(), tl.To()
+	span := tl.Plotted()
 	if pw < 10 || span <= 0 {
 		return ""
 	}
@@ -349,22 +354,42 @@ func TimeAxis(from, to time.Time, w, yw int, marks []time.Time) string {
 	if step >= time.Minute {
 		layout = "15:04"
 	}
-	xOf := func(t time.Time) int { return int(float64(pw-1) * float64(t.Sub(from)) / float64(span)) }
+	const date = "Jan 02"
+	days := from.UTC().YearDay() != to.UTC().YearDay() || from.UTC().Year() != to.UTC().Year()
+	if step >= 24*time.Hour {
+		layout = date
+	}
+	xOf := func(t time.Time) int { return int(float64(pw-1) * tl.Pos(t)) }
 	rule := []rune(strings.Repeat("─", pw))
 	labels := []rune(strings.Repeat(" ", pw))
 	free := 0 // first label column not yet used
-	for t := from.UTC().Truncate(step); !t.After(to); t = t.Add(step) {
-		if t.Before(from) {
-			continue
+	for _, seg := range tl.Segments() {
+		dated := days // the segment's first label is still to say its day
+		for t := seg[0].UTC().Truncate(step); !t.After(seg[1]); t = t.Add(step) {
+			if t.Before(seg[0]) {
+				continue
+			}
+			x := xOf(t)
+			rule[x] = '┬'
+			text := t.UTC().Format(layout)
+			switch {
+			case layout == date:
+			case dated:
+				text = t.UTC().Format(date + " " + layout)
+			case days && t.UTC().Hour() == 0 && t.UTC().Minute() == 0 && t.UTC().Second() == 0:
+				text = t.UTC().Format(date)
+			}
+			l := []rune(text)
+			at := min(max(x-len(l)/2, 0), pw-len(l))
+			if at >= 0 && at >= free {
+				copy(labels[at:], l)
+				free = at + len(l) + 2
+				dated = false
+			}
 		}
-		x := xOf(t)
-		rule[x] = '┬'
-		l := []rune(t.UTC().Format(layout))
-		at := min(max(x-len(l)/2, 0), pw-len(l))
-		if at >= free {
-			copy(labels[at:], l)
-			free = at + len(l) + 2
-		}
+	}
+	for _, b := range tl.Breaks() {
+		rule[(xOf(b.From)+xOf(b.To))/2] = '≈'
 	}
 	for _, m := range marks {
 		if !m.Before(from) && !m.After(to) {

@@ -61,6 +61,9 @@ func detailView(f frame, r diagnose.Row, h int) string {
 		refs = append(refs, RefLine{r.Floor, styles.Ref, "lowest limit"})
 	}
 
+	// an hour or more without samples (a replay across two recordings)
+	// draws as a break
+	tl := report.NewTimeline(from, f.now, lim.Times)
 	var b strings.Builder
 	l := r.Last
 	v1, ok1 := l.Value(trace.FieldLimit)
@@ -93,20 +96,20 @@ func detailView(f frame, r diagnose.Row, h int) string {
 		legend += "  " + styles.Dim.Render("╌ "+strings.Join(names, ", "))
 	}
 	b.WriteString("\n" + fit(legend+styles.Dim.Render(fmt.Sprintf("   last %s", f.zoom)), f.width))
-	b.WriteString("\n" + Chart([]Series{inf, lim}, refs, from, f.now, f.width, topH, 0, style, ""))
+	b.WriteString("\n" + Chart([]Series{inf, lim}, refs, tl, f.width, topH, 0, style, ""))
 	b.WriteString("\n" + fit(Legend(style, []Series{rmin, rtt}, []string{"min RTT", "RTT (ms)"}), f.width))
-	b.WriteString("\n" + Chart([]Series{rtt, rmin}, nil, from, f.now, f.width, botH, 0, style, ""))
+	b.WriteString("\n" + Chart([]Series{rtt, rmin}, nil, tl, f.width, botH, 0, style, ""))
 	lines := 1 + 2 + topH + botH
 	if rejH > 0 {
 		b.WriteString("\n" + fit(Legend(style, []Series{rej}, []string{"rejected share of demand (%)"}), f.width))
-		b.WriteString("\n" + Chart([]Series{rej}, nil, from, f.now, f.width, rejH, 0, style, ""))
+		b.WriteString("\n" + Chart([]Series{rej}, nil, tl, f.width, rejH, 0, style, ""))
 		lines += 1 + rejH
 	}
 	var marks []time.Time
 	for _, e := range r.Episodes {
 		marks = append(marks, e.Start)
 	}
-	if axis := TimeAxis(from, f.now, f.width, 7, marks); axis != "" {
+	if axis := TimeAxis(tl, f.width, 7, marks); axis != "" {
 		b.WriteString("\n" + axis)
 		lines += 2
 	}

@@ -12,11 +12,13 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/report"
 	"github.com/limitscope/limitscope/scrape"
 	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tune"
@@ -321,7 +323,7 @@ func TestHostileNamesNeverReachTheScreenRaw(t *testing.T) {
 func TestChartStyles(t *testing.T) {
 	s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{0, 10}, Color: styles.Limit, Mark: '#'}
 	for _, st := range []ChartStyle{Braille, Block, ASCII} {
-		c := Chart([]Series{s}, []RefLine{{5, styles.Ref, "floor"}}, t0, t0.Add(time.Minute), 30, 6, 0, st, "")
+		c := Chart([]Series{s}, []RefLine{{5, styles.Ref, "floor"}}, report.NewTimeline(t0, t0.Add(time.Minute), nil), 30, 6, 0, st, "")
 		lines := strings.Split(c, "\n")
 		if len(lines) != 6 {
 			t.Fatalf("style %d: %d lines", st, len(lines))
@@ -519,7 +521,7 @@ func TestDashboardDefectsStayFixed(t *testing.T) {
 	})
 	t.Run("the chart scales to the data; a cap above it is a marker", func(t *testing.T) {
 		s := Series{Times: []time.Time{t0, t0.Add(time.Minute)}, Values: []float64{38, 40}, Color: styles.Limit, Mark: '#'}
-		c := Chart([]Series{s}, []RefLine{{200, styles.Cap, "cap"}, {4, styles.Ref, "floor"}}, t0, t0.Add(time.Minute), 60, 8, 0, ASCII, "")
+		c := Chart([]Series{s}, []RefLine{{200, styles.Cap, "cap"}, {4, styles.Ref, "floor"}}, report.NewTimeline(t0, t0.Add(time.Minute), nil), 60, 8, 0, ASCII, "")
 		lines := strings.Split(c, "\n")
 		if !strings.HasPrefix(strings.TrimSpace(lines[0]), "44") || !strings.Contains(lines[0], "↑ cap 200") {
 			t.Fatalf("top row %q: want the scale at 44 (data ×1.1) and the cap as a marker", lines[0])
@@ -529,7 +531,7 @@ func TestDashboardDefectsStayFixed(t *testing.T) {
 		}
 	})
 	t.Run("time axis labels round times between the ends", func(t *testing.T) {
-		a := TimeAxis(t0, t0.Add(10*time.Minute), 100, 7, nil)
+		a := TimeAxis(report.NewTimeline(t0, t0.Add(10*time.Minute), nil), 100, 7, nil)
 		for _, want := range []string{"10:00", "10:02", "10:05", "10:08"} {
 			if !strings.Contains(a, want) {
 				t.Fatalf("axis lacks %s:\n%s", want, a)
@@ -537,6 +539,54 @@ func TestDashboardDefectsStayFixed(t *testing.T) {
 		}
 		if strings.Count(a, "┬") < 5 {
 			t.Fatalf("too few ticks:\n%s", a)
+		}
+	})
+	t.Run("two recordings a month apart draw side by side, with a break", func(t *testing.T) {
+		var s Series
+		for _, start := range []time.Time{t0, t0.Add(30 * 24 * time.Hour)} {
+			for i := 0; i < 600; i++ {
+				s.Times, s.Values = append(s.Times, start.Add(time.Duration(i)*time.Second)), append(s.Values, 30)
+			}
+		}
+		s.Color, s.Mark = styles.Limit, '#'
+		from, to := s.Times[0], s.Times[len(s.Times)-1]
+		for _, c := range []struct {
+			tl                 report.Timeline
+			breaks, blankInRow int
+			labels             []string
+		}{
+			// to scale: two slivers at the edges, the month a line between
+			{report.NewTimeline(from, to, nil), 0, 0, nil},
+			{report.NewTimeline(from, to, s.Times), 1, 1, []string{"Nov 29 10:", "Dec 29 10:"}},
+		} {
+			chart := ansi.Strip(Chart([]Series{s}, nil, c.tl, 107, 6, 0, Braille, ""))
+			axis := ansi.Strip(TimeAxis(c.tl, 107, 7, nil))
+			// the row the flat line runs along, past its y axis
+			var row string
+			for _, l := range strings.Split(chart, "\n") {
+				if body := []rune(l)[7:]; strings.TrimSpace(string(body)) != "" {
+					row = string(body)
+				}
+			}
+			blank := strings.Count(strings.TrimSpace(row), " ")
+			if got := strings.Count(axis, "≈"); got != c.breaks || c.breaks > 0 && blank < c.blankInRow || c.breaks == 0 && blank != 0 {
+				t.Fatalf("%d breaks on the axis (want %d), %d blank cells inside the line:\n%s\n%s", got, c.breaks, blank, chart, axis)
+			}
+			for _, want := range c.labels {
+				if !strings.Contains(axis, want) {
+					t.Fatalf("axis lacks %q:\n%s", want, axis)
+				}
+			}
+		}
+	})
+	t.Run("a week's axis reads dates, not 00:00 at every tick", func(t *testing.T) {
+		a := ansi.Strip(TimeAxis(report.NewTimeline(t0, t0.Add(7*24*time.Hour), nil), 100, 7, nil))
+		if strings.Contains(a, "00:00") || !strings.Contains(a, "Dec 01") {
+			t.Fatalf("a week's axis:\n%s", a)
+		}
+		a = ansi.Strip(TimeAxis(report.NewTimeline(t0, t0.Add(30*time.Hour), nil), 100, 7, nil))
+		if !strings.Contains(a, "Nov 29 12:00") || !strings.Contains(a, "Nov 30") {
+			t.Fatalf("30 hours from 10:00: the first label and midnight carry the date:\n%s", a)
 		}
 	})
 	t.Run("q quit stays visible at any width", func(t *testing.T) {

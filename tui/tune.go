@@ -267,9 +267,9 @@ func (m TuneModel) View() string {
 	chartsH -= 2 // the time axis
 	topH := max(3, chartsH*3/5)
 	botH := max(2, chartsH-topH-1)
-	var from, to time.Time
+	var tl report.Timeline // a month between two recordings draws as a break
 	if n := len(m.opt.RTTTimes); n > 0 {
-		from, to = m.opt.RTTTimes[0], m.opt.RTTTimes[n-1]
+		tl = report.NewTimeline(m.opt.RTTTimes[0], m.opt.RTTTimes[n-1], m.opt.RTTTimes)
 	}
 	var lim, inf, recLim Series
 	lim.Color, inf.Color, recLim.Color = styles.Limit, styles.InFlight, styles.Ref
@@ -290,10 +290,10 @@ func (m TuneModel) View() string {
 	if len(recLim.Values) > 0 {
 		shown, names = append(shown, recLim), append(names, "recorded limit")
 	}
-	left := []string{fit(Legend(m.opt.Chart, shown, names), chartW), Chart([]Series{recLim, prev, inf, lim}, nil, from, to, chartW, topH, 0, m.opt.Chart, "")}
+	left := []string{fit(Legend(m.opt.Chart, shown, names), chartW), Chart([]Series{recLim, prev, inf, lim}, nil, tl, chartW, topH, 0, m.opt.Chart, "")}
 	rtt := Series{Times: m.opt.RTTTimes, Values: m.opt.RTT, Color: styles.RTT, Mark: '.'}
-	left = append(left, fit(Legend(m.opt.Chart, []Series{rtt}, []string{"recorded RTT (ms)"}), chartW), Chart([]Series{rtt}, nil, from, to, chartW, botH, 0, m.opt.Chart, ""))
-	if axis := TimeAxis(from, to, chartW, 7, nil); axis != "" {
+	left = append(left, fit(Legend(m.opt.Chart, []Series{rtt}, []string{"recorded RTT (ms)"}), chartW), Chart([]Series{rtt}, nil, tl, chartW, botH, 0, m.opt.Chart, ""))
+	if axis := TimeAxis(tl, chartW, 7, nil); axis != "" {
 		left = append(left, axis)
 	}
 	leftBlock := strings.Join(left, "\n")
