@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/trace"
 )
 
 // Timeline places times on a chart's horizontal axis. A silence between
@@ -58,7 +58,7 @@ func NewTimeline(from, to time.Time, times []time.Time) Timeline {
 	if tl.plotted <= 0 || len(times) < 3 {
 		return tl
 	}
-	gap := max(diagnose.FreshAfter, breakIntervals*medianStep(times))
+	gap := max(diagnose.FreshAfter, breakIntervals*trace.MedianInterval(len(times), func(i int) time.Duration { return times[i].Sub(times[i-1]) }))
 	var silent time.Duration
 	for i := 1; i < len(times); i++ {
 		a, b := times[i-1], times[i]
@@ -74,16 +74,6 @@ func NewTimeline(from, to time.Time, times []time.Time) Timeline {
 	tl.breakWidth = max(time.Duration(float64(sampled)*breakShare), time.Second)
 	tl.plotted = sampled + time.Duration(len(tl.breaks))*tl.breakWidth
 	return tl
-}
-
-// medianStep is the median of the first thousand intervals between times.
-func medianStep(times []time.Time) time.Duration {
-	d := make([]time.Duration, 0, min(len(times), 1000))
-	for i := 1; i < len(times) && len(d) < 1000; i++ {
-		d = append(d, times[i].Sub(times[i-1]))
-	}
-	slices.Sort(d)
-	return d[len(d)/2]
 }
 
 // Pos is t's place on the axis: 0 at its start, 1 at its end; inside a

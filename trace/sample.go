@@ -12,6 +12,7 @@ package trace
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -163,4 +164,20 @@ func (s *Sample) Set(f Field, v float64) {
 		panic(fmt.Sprintf("trace: Set of unknown field %d", f))
 	}
 	s.Fields |= f
+}
+
+// MedianInterval is the median of the first thousand intervals between n
+// successive samples, interval(i) being the one from sample i-1 to sample
+// i (i ≥ 1): a trace's sampling interval, which outages and gaps do not
+// move. It is 0 for fewer than two samples.
+func MedianInterval(n int, interval func(i int) time.Duration) time.Duration {
+	d := make([]time.Duration, 0, min(max(n-1, 0), 1000))
+	for i := 1; i < n && len(d) < 1000; i++ {
+		d = append(d, interval(i))
+	}
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	return d[len(d)/2]
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -688,6 +689,28 @@ func TestRunningTotalsAreWarnedOf(t *testing.T) {
 		}
 		if c.want && (len(got) != 1 || !strings.HasPrefix(got[0], `f.csv: target "api": dropped rises in`)) {
 			t.Errorf("%s: %q, want one warning naming the file, the target and the column", c.name, got)
+		}
+	}
+}
+
+func TestMedianInterval(t *testing.T) {
+	s := time.Second
+	for _, c := range []struct {
+		name string
+		iv   []time.Duration
+		want time.Duration
+	}{
+		{"no sample", nil, 0},
+		{"one interval", []time.Duration{5 * s}, 5 * s},
+		{"an outage does not move it", []time.Duration{15 * s, 15 * s, time.Hour, 15 * s, 14 * s}, 15 * s},
+		{"only the first thousand count", append(slices.Repeat([]time.Duration{s}, 1000), slices.Repeat([]time.Duration{time.Minute}, 5000)...), s},
+	} {
+		n := len(c.iv) + 1
+		if c.iv == nil {
+			n = 0
+		}
+		if got := MedianInterval(n, func(i int) time.Duration { return c.iv[i-1] }); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -791,39 +791,28 @@ func TestValuesAtTheFloat64RangeOnScreen(t *testing.T) {
 	}
 }
 
-// The input's warnings show under the header: the first (made safe for the
-// terminal) and how many there are, ahead of its text, which the width cuts:
-// the dashboard's screen covers what went to stderr.
-func TestTuneViewShowsTheInputsWarnings(t *testing.T) {
-	for _, c := range []struct {
-		warnings []string
-		want     string
-	}{
-		{nil, ""},
-		{[]string{"rtt.csv: target \"orders\": dropped rises in 75 of its 79 rows"}, "warning: rtt.csv: target \"orders\": dropped rises in 75"},
-		{[]string{"rtt.csv: one\x1b[31m", "rtt.csv: two"}, "warning 1 of 2 (all on stderr): rtt.csv: one"},
-	} {
-		o := tuneOpts()
-		o.Warnings = c.warnings
-		const h = 30
-		v := send(tea.Model(NewTune(o)), tea.WindowSizeMsg{Width: 110, Height: h}).View()
-		lines := strings.Split(v, "\n")
-		header := strings.Join(lines[:3], "\n")
-		switch {
-		case c.want == "" && strings.Contains(v, "warning"):
-			t.Errorf("no warnings, yet the view says one:\n%s", v)
-		case c.want != "" && !strings.Contains(header, c.want):
-			t.Errorf("the lines under the title lack %q:\n%s", c.want, header)
-		case strings.Contains(v, "\x1b[31m"):
-			t.Errorf("a raw escape sequence from the input reached the screen")
-		case len(lines) > h:
-			t.Errorf("%d warnings: the view is %d lines in a %d-line terminal", len(c.warnings), len(lines), h)
-		}
-	}
-}
-
+// The input's warnings show under the header of the dashboard and of the
+// tuning view: the first (made safe for the terminal) and how many there
+// are, ahead of its text, which the width cuts: the screen covers what went
+// to stderr. The view keeps to the terminal's height.
 func TestInputWarningsUnderTheHeader(t *testing.T) {
+	const h = 30
 	b := steadyBoard("payments", map[trace.Field]float64{trace.FieldLimit: 10, trace.FieldInFlight: 8, trace.FieldRTTMin: 90, trace.FieldRTT: 100})
+	views := []struct {
+		name   string
+		header int // lines: the title, then what may carry the warning
+		view   func(w []string) string
+	}{
+		{"dashboard", 2, func(w []string) string {
+			o := Options{Title: "replay", Board: b, Now: func() time.Time { return t0.Add(300 * time.Second) }, Zoom: 5 * time.Minute, Warnings: w}
+			return send(tea.Model(New(o)), tea.WindowSizeMsg{Width: 110, Height: h}).View()
+		}},
+		{"tune", 3, func(w []string) string {
+			o := tuneOpts()
+			o.Warnings = w
+			return send(tea.Model(NewTune(o)), tea.WindowSizeMsg{Width: 110, Height: h}).View()
+		}},
+	}
 	for _, c := range []struct {
 		warnings []string
 		want     string
@@ -832,16 +821,20 @@ func TestInputWarningsUnderTheHeader(t *testing.T) {
 		{[]string{"f.csv: target \"payments\": dropped rises in 75 of its 79 rows"}, "warning: f.csv: target \"payments\": dropped rises in 75"},
 		{[]string{"f.csv: one\x1b[31m", "f.csv: two"}, "warning 1 of 2 (all on stderr): f.csv: one"},
 	} {
-		o := Options{Title: "replay", Board: b, Now: func() time.Time { return t0.Add(300 * time.Second) }, Zoom: 5 * time.Minute, Warnings: c.warnings}
-		v := send(tea.Model(New(o)), tea.WindowSizeMsg{Width: 110, Height: 30}).View()
-		header := strings.Join(strings.SplitN(v, "\n", 3)[:2], "\n")
-		switch {
-		case c.want == "" && strings.Contains(header, "warning:"):
-			t.Errorf("no warnings, yet the header says one:\n%s", header)
-		case c.want != "" && !strings.Contains(header, c.want):
-			t.Errorf("header without %q:\n%s", c.want, header)
-		case strings.Contains(v, "\x1b[31m"):
-			t.Errorf("a raw escape sequence from the input reached the screen")
+		for _, vw := range views {
+			v := vw.view(c.warnings)
+			lines := strings.Split(v, "\n")
+			header := strings.Join(lines[:vw.header], "\n")
+			switch {
+			case c.want == "" && strings.Contains(v, "warning"):
+				t.Errorf("%s: no warnings, yet the screen says one:\n%s", vw.name, v)
+			case c.want != "" && !strings.Contains(header, c.want):
+				t.Errorf("%s: header without %q:\n%s", vw.name, c.want, header)
+			case strings.Contains(v, "\x1b[31m"):
+				t.Errorf("%s: a raw escape sequence from the input reached the screen", vw.name)
+			case len(lines) > h:
+				t.Errorf("%s, %d warnings: the view is %d lines in a %d-line terminal", vw.name, len(c.warnings), len(lines), h)
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"time"
 
@@ -110,18 +109,14 @@ func (r *Recorded) closeGaps() int64 {
 	return iv
 }
 
-// medianInterval is the median of the first thousand intervals of ns (1 s
-// where there is none).
+// medianInterval is the trace's median sampling interval in ns (1 s where
+// there is none).
 func medianInterval(ns []int64) int64 {
-	iv := make([]int64, 0, min(len(ns), 1000))
-	for i := 1; i < len(ns) && len(iv) < 1000; i++ {
-		iv = append(iv, ns[i]-ns[i-1])
-	}
-	slices.Sort(iv)
-	if len(iv) == 0 || iv[len(iv)/2] <= 0 {
+	iv := trace.MedianInterval(len(ns), func(i int) time.Duration { return time.Duration(ns[i] - ns[i-1]) })
+	if iv <= 0 {
 		return int64(time.Second)
 	}
-	return iv[len(iv)/2]
+	return int64(iv)
 }
 
 // chartPoints is how many points the recorded series are thinned to for
