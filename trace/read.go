@@ -593,7 +593,10 @@ func bstr(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-var errNotFinite = errors.New("NaN and Inf are not values")
+// errNotFinite says what to write instead: a Prometheus ratio over an
+// interval with no requests (rate(sum)/rate(count) where nothing
+// succeeded) is NaN, and an export of it is the likeliest source.
+var errNotFinite = errors.New("NaN and Inf are not values; leave the cell empty where nothing was measured (a Prometheus ratio over no requests is NaN)")
 
 // parseValue parses a non-negative finite decimal number.
 func parseValue(b []byte) (float64, error) {

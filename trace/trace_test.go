@@ -76,8 +76,8 @@ func TestReadErrorsNameFileLineAndProblem(t *testing.T) {
 	cases := []struct {
 		name, body, want string
 	}{
-		{"nan", "time,limit\n1,NaN\n", "t.csv:2: limit \"NaN\": NaN and Inf are not values"},
-		{"inf", "time,rtt_ms\n1,+Inf\n", "t.csv:2: rtt_ms \"+Inf\": NaN and Inf are not values"},
+		{"nan", "time,limit\n1,NaN\n", "t.csv:2: limit \"NaN\": NaN and Inf are not values; leave the cell empty where nothing was measured"},
+		{"inf", "time,rtt_ms\n1,+Inf\n", "t.csv:2: rtt_ms \"+Inf\": NaN and Inf are not values; leave the cell empty where nothing was measured"},
 		{"negative limit", "time,limit\n1,-3\n", "t.csv:2: limit \"-3\": negative values are not allowed"},
 		{"negative rtt", "time,rtt_min_ms\n1,-0.5\n", "t.csv:2: rtt_min_ms"},
 		{"negative count", "time,dropped\n1,-1\n", "t.csv:2: dropped"},
