@@ -438,6 +438,33 @@ func TestGoldenTune(t *testing.T) {
 	goldenTune(t, m, 100, 30, tea.KeyMsg{Type: tea.KeyRight}, tea.KeyMsg{Type: tea.KeyRight})
 }
 
+// TestGoldenTuneTwoRecordings: a file holding two recordings a month apart
+// (record --append) whose dropped column read as a running total: the
+// warning under the title, each recording half the chart with a break
+// between them, and dated labels after it.
+func TestGoldenTuneTwoRecordings(t *testing.T) {
+	o := tuneOpts()
+	later := 30 * 24 * time.Hour
+	at := func(i int) time.Time {
+		if i >= 150 {
+			return t0.Add(later + time.Duration(i-150)*time.Second)
+		}
+		return t0.Add(time.Duration(i) * time.Second)
+	}
+	run := o.Run
+	o.Run = func(p tune.Params, mode tune.Mode) tune.Row {
+		r := run(p, mode)
+		for i := range r.Samples {
+			r.Samples[i].Time = at(i)
+		}
+		return r
+	}
+	o.Title = "two.csv · orders · 300 samples"
+	o.RTTTimes, o.RTT = []time.Time{at(0), at(75), at(149), at(150), at(225), at(299)}, []float64{20, 26, 21, 20, 27, 22}
+	o.Warnings = []string{`two.csv: target "orders": dropped rises in 290 of its 300 rows and falls in 1: it reads as a running total`}
+	goldenTune(t, NewTune(o), 100, 30)
+}
+
 func goldenTune(t *testing.T, m tea.Model, w, h int, msgs ...tea.Msg) {
 	t.Helper()
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
