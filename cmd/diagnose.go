@@ -26,6 +26,7 @@ type diagnoseOptions struct {
 	target   string
 	duration time.Duration
 	live     liveOptions
+	input    traceInput
 }
 
 const diagnoseLong = `Classify each target's limit / in-flight / min-RTT series and write a report.
@@ -92,6 +93,7 @@ func newDiagnoseCmd(io *IOStreams, runF func(*diagnoseOptions) error) *cobra.Com
 	f.StringVar(&o.target, "target", "", "diagnose only this target")
 	f.DurationVar(&o.duration, "duration", time.Minute, "how long to scrape live targets")
 	o.live.register(c)
+	o.input.register(c)
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var out []string
@@ -113,6 +115,9 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 	}
 	if o.format, err = report.ParseFormat(o.format); err != nil {
 		return usageError(fmt.Errorf("--format: %w", err))
+	}
+	if err := o.input.parse(); err != nil {
+		return err
 	}
 	type out struct{ format, path string }
 	var outs []out
@@ -155,7 +160,7 @@ func runDiagnose(ios *IOStreams, o *diagnoseOptions, args []string) error {
 			urls = append(urls, a)
 			continue
 		}
-		if err := readEach(a, ios, warnings.add, push); err != nil {
+		if err := o.input.readEach(a, ios, warnings.add, push); err != nil {
 			return usageError(err)
 		}
 	}
@@ -262,13 +267,12 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 
 // readEach streams a trace file's samples into push, its warnings into
 // warn.
-func readEach(path string, ios *IOStreams, warn func(string), push func(trace.Sample)) error {
-	r, c, err := trace.Open(path, ios.In)
+func (in *traceInput) readEach(path string, ios *IOStreams, warn func(string), push func(trace.Sample)) error {
+	r, c, err := in.open(path, ios, warn)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	r.Warn = warn
 	for {
 		s, err := r.Read()
 		if err == io.EOF {

@@ -531,8 +531,9 @@ func TestScrapeConfigErrorsNameTheFlag(t *testing.T) {
 // text report opens with them (and stderr stays quiet); the other formats
 // carry them and stderr says them too.
 // runningTotalTrace writes go-concurrency-limits' healthy AIMD recording
-// with its dropped column as a running total (a counter exported as is),
-// which the trace reader warns of with warnedOfRunningTotal.
+// with its dropped and rejected columns as running totals (counters
+// exported as is), which the trace reader warns of (warnedOfRunningTotal
+// for dropped) and the classifier, so misled, reads degraded-downstream.
 func runningTotalTrace(t *testing.T) string {
 	t.Helper()
 	samples := testtools.ReadTrace(t, filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"))
@@ -541,10 +542,11 @@ func runningTotalTrace(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	total := 0.0
+	dropped, rejected := 0.0, 0.0
 	for _, s := range samples {
-		total += s.Dropped
-		s.Dropped = total
+		dropped += s.Dropped
+		rejected += s.Rejected
+		s.Dropped, s.Rejected = dropped, rejected
 		w.Write(s)
 	}
 	if err := w.Close(); err != nil {
@@ -579,6 +581,59 @@ func TestDiagnoseReportsCarryTheInputsWarnings(t *testing.T) {
 	}
 	if out, _, _ := run(t, "", "diagnose", filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"), "--format", "json"); strings.Contains(out, `"warnings"`) {
 		t.Errorf("the recording as written warns of something:\n%s", out)
+	}
+}
+
+// TestRunningTotalsFlag: --running-totals dropped,rejected reads the real
+// AIMD recording written as counters (degraded-downstream at confidence
+// 1.00 without the flag) as the recording itself reads (every
+// verdict and finding alike; only the first row's count, which a running
+// total cannot tell, is missing from the totals), with no warning; in every
+// command that reads a trace, a column that is no count is refused.
+func TestRunningTotalsFlag(t *testing.T) {
+	orig := filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv")
+	counter := runningTotalTrace(t)
+	type judged struct {
+		Targets []struct {
+			Class    string            `json:"class"`
+			Findings []json.RawMessage `json:"findings"`
+		} `json:"targets"`
+		Warnings []string `json:"warnings"`
+	}
+	read := func(args ...string) judged {
+		t.Helper()
+		out, errOut, code := run(t, "", append([]string{"diagnose", "--format", "json", "--fail-on", ""}, args...)...)
+		var j judged
+		if code != 0 || json.Unmarshal([]byte(out), &j) != nil {
+			t.Fatalf("%v: exit %d: %s %s", args, code, errOut, out)
+		}
+		return j
+	}
+	want, got := read(orig), read(counter, "--running-totals", "dropped,rejected")
+	if len(got.Warnings) != 0 {
+		t.Errorf("read as a running total, the counter still warns: %q", got.Warnings)
+	}
+	wb, _ := json.Marshal(want.Targets)
+	gb, _ := json.Marshal(got.Targets)
+	if string(wb) != string(gb) || len(want.Targets) == 0 {
+		t.Errorf("the counter read with --running-totals judges otherwise:\n%s\nwant\n%s", gb, wb)
+	}
+	if misread := read(counter); misread.Targets[0].Class == want.Targets[0].Class {
+		t.Errorf("without the flag the counter reads %s as the recording does: the test shows nothing", misread.Targets[0].Class)
+	}
+	for _, cmd := range [][]string{{"diagnose"}, {"replay", "--plain"}, {"tune", "--sweep", "smoothing=0.2"}} {
+		_, errOut, code := run(t, "", append(cmd, counter, "--running-totals", "rtt_ms")...)
+		if code != ExitUsage || !strings.Contains(errOut, `--running-totals "rtt_ms": only the count columns can be running totals: dropped, rejected`) {
+			t.Errorf("%s --running-totals rtt_ms: exit %d: %s", cmd[0], code, errOut)
+		}
+	}
+	replayed, _, _ := run(t, "", "replay", "--plain", "--speed", "100000", orig)
+	if got, errOut, _ := run(t, "", "replay", "--plain", "--speed", "100000", counter, "--running-totals", "dropped,rejected"); got != replayed || errOut != "" {
+		t.Errorf("replay --running-totals:\n%s%s\nwant\n%s", errOut, got, replayed)
+	}
+	out, errOut, code := run(t, "", "tune", counter, "--running-totals", "dropped,rejected", "--sweep", "smoothing=0.2", "--format", "json")
+	if code != 0 || strings.Contains(out, `"warnings"`) || strings.Contains(errOut, "warning") {
+		t.Errorf("tune --running-totals dropped,rejected: exit %d, a warning left: %s %.300s", code, errOut, out)
 	}
 }
 

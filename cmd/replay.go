@@ -10,7 +10,6 @@ import (
 
 	"github.com/limitscope/limitscope/safetext"
 	"github.com/limitscope/limitscope/scrape"
-	"github.com/limitscope/limitscope/trace"
 	"github.com/limitscope/limitscope/tui"
 )
 
@@ -21,6 +20,7 @@ type replayOptions struct {
 	speed   float64
 	idle    time.Duration
 	zoomSet bool // --zoom given: keep it
+	input   traceInput
 }
 
 // defaultIdleLimit is replay's default --idle-limit: Prometheus' lookback
@@ -56,6 +56,7 @@ to the next sample. The file format is docs/trace-format.md in the repository.`,
 	o.dash.register(c, 0)
 	c.Flags().Float64Var(&o.speed, "speed", 1, "playback speed factor")
 	c.Flags().DurationVar(&o.idle, "idle-limit", defaultIdleLimit, "a stretch of sample time without samples longer than this plays as this long (0: play it whole)")
+	o.input.register(c)
 	return c
 }
 
@@ -84,12 +85,14 @@ func runReplay(ios *IOStreams, o *replayOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	r, closer, err := trace.Open(path, ios.In)
+	if err := o.input.parse(); err != nil {
+		return err
+	}
+	warnings := &inputWarnings{io: ios}
+	r, closer, err := o.input.open(path, ios, warnings.add)
 	if err != nil {
 		return usageError(err)
 	}
-	warnings := &inputWarnings{io: ios}
-	r.Warn = warnings.add
 	r.MaxSamples = MaxReplaySamples
 	pb, err := scrape.ReadPlayback(path, r)
 	closer.Close()

@@ -30,6 +30,7 @@ type tuneOptions struct {
 	algorithm    string
 	compare      bool
 	flags        tune.FlagValues
+	input        traceInput
 }
 
 func newTuneCmd(ios *IOStreams, runF func(*tuneOptions) error) *cobra.Command {
@@ -91,6 +92,7 @@ Smoothing is the weight of the new target: limit = limit·(1−s) + target·s.`,
 	for _, flag := range o.flags.Flags() {
 		f.Var(flag, flag.Param.Flag, "baseline: "+flag.Param.Help)
 	}
+	o.input.register(c)
 	_ = c.RegisterFlagCompletionFunc("algorithm", cobra.FixedCompletions(tune.AlgorithmNames(), cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions([]string{"closed", "open"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
@@ -149,8 +151,17 @@ func runTune(ios *IOStreams, o *tuneOptions, path string) error {
 	}
 	// a text report on stdout says the warnings; JSON and the tuning view
 	// carry them too, and stderr says them as well
+	if err := o.input.parse(); err != nil {
+		return err
+	}
 	warnings := &inputWarnings{io: ios, quiet: o.format == "text" && (o.compare || len(axes) > 0)}
-	samples, _, err := trace.ReadFileMax(path, ios.In, warnings.add, MaxTuneSamples)
+	r, closer, err := o.input.open(path, ios, warnings.add)
+	if err != nil {
+		return usageError(err)
+	}
+	r.MaxSamples = MaxTuneSamples
+	samples, err := r.ReadAll()
+	closer.Close()
 	if err != nil {
 		return usageError(err)
 	}

@@ -193,7 +193,8 @@ const TermsHelp = `The series (trace columns, docs/trace-format.md)
   dropped     loss events in the interval: errors, timeouts, 5xx
   rejected    requests the limit turned away in the interval
               (both since the previous row, not running totals: a column
-              that reads as one is warned of)
+              that reads as one is warned of; --running-totals reads it
+              as each row's increase)
 
 Dashboard columns
   TARGET      one limiter (one downstream); names are shown escaped

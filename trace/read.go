@@ -76,7 +76,15 @@ type Reader struct {
 	// it fails with ErrTooManySamples: commands that hold a whole trace in
 	// memory set their sample budget here.
 	MaxSamples int64
-	read       int64
+	// RunningTotals are the count columns (dropped, rejected) the file
+	// holds as running totals (a counter's value exported as is) where
+	// the format wants counts since the previous row: each value becomes
+	// its increase since the target's previous row with one, a fall being
+	// a counter reset whose value is the increase (as Prometheus'
+	// increase() reads one), and a target's first value, which has no
+	// increase, is not measured.
+	RunningTotals Field
+	read          int64
 
 	name     string
 	format   Format
@@ -506,9 +514,21 @@ func (r *Reader) checkOrder(s *Sample, line int) error {
 	}
 	st.last = s.Time
 	for i, f := range countFields {
-		if v, ok := s.Value(f); ok {
-			st.counts[i].observe(v)
+		v, ok := s.Value(f)
+		if !ok {
+			continue
 		}
+		c := &st.counts[i]
+		if r.RunningTotals&f != 0 {
+			switch {
+			case c.n == 0:
+				s.Set(f, 0)
+				s.Fields &^= f
+			case v >= c.prev:
+				s.Set(f, v-c.prev)
+			}
+		}
+		c.observe(v)
 	}
 	return nil
 }
@@ -559,6 +579,13 @@ func (c *countShape) observe(v float64) {
 	c.prev = v
 }
 
+// counts reports a column given as a running total that falls too often
+// for one (at least runningTotalRows rows, three falls or more, and more
+// than one in runningTotalFalls rises): counts since the previous row.
+func (c *countShape) counts() bool {
+	return c.n >= runningTotalRows && c.falls >= 3 && c.falls*runningTotalFalls > c.rises
+}
+
 // runningTotal reports a column that reads as a running total where the
 // format wants the count since the previous row.
 func (c *countShape) runningTotal() bool {
@@ -577,9 +604,14 @@ func (r *Reader) warnRunningTotals() {
 	sort.Strings(targets)
 	for _, t := range targets {
 		for i, f := range countFields {
-			if c := &r.seen[t].counts[i]; c.runningTotal() {
-				r.warn(0, "target %q: %s rises in %d of its %d rows and falls in %d, to %g: it reads as a running total (a counter's value), where the format wants the count since the previous row; the verdicts read each value as that count. Write each row's increase (PromQL increase() over the row interval, or the difference from the row before)",
-					t, f, c.rises, c.n, c.falls, c.prev)
+			c := &r.seen[t].counts[i]
+			switch {
+			case r.RunningTotals&f != 0 && c.counts():
+				r.warn(0, "target %q: %s was read as a running total (--running-totals), yet it falls in %d of its %d rows: a running total falls only where its counter resets. It reads as counts since the previous row, which differencing misreads; leave %s out of --running-totals",
+					t, f, c.falls, c.n, f)
+			case r.RunningTotals&f == 0 && c.runningTotal():
+				r.warn(0, "target %q: %s rises in %d of its %d rows and falls in %d, to %g: it reads as a running total (a counter's value), where the format wants the count since the previous row; the verdicts read each value as that count. Pass --running-totals %s to read each row's increase, or write that increase (PromQL increase() over the row interval, or the difference from the row before)",
+					t, f, c.rises, c.n, c.falls, c.prev, f)
 			}
 		}
 	}
@@ -812,19 +844,12 @@ func (m multiCloser) Close() error {
 
 // ReadFile reads a whole trace file (see Open).
 func ReadFile(path string, stdin io.Reader, warn func(string)) ([]Sample, Field, error) {
-	return ReadFileMax(path, stdin, warn, 0)
-}
-
-// ReadFileMax is ReadFile failing with ErrTooManySamples past max samples
-// (0: no budget).
-func ReadFileMax(path string, stdin io.Reader, warn func(string), max int64) ([]Sample, Field, error) {
 	r, c, err := Open(path, stdin)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer c.Close()
 	r.Warn = warn
-	r.MaxSamples = max
 	out, err := r.ReadAll()
 	return out, r.Columns(), err
 }

@@ -331,21 +331,33 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add("time,target,limit,in_flight,rtt_min_ms,rtt_ms,dropped\n2026-11-29T10:00:00Z,payments,40,37,12.5,13.1,0\n")
 	f.Add("time,target\n1,\"a\nb\"\n2,\"c\"\"d\"\n")
 	f.Add("Time,LIMIT\n1764410400.25,4\n# x\n\n")
+	f.Add("time,target,dropped,rejected\n1,a,5,9\n2,a,3,12\n2,b,1e308,0\n3,a,,14\n")
 	f.Fuzz(func(t *testing.T, body string) {
-		r := NewReader(strings.NewReader(body), "fuzz.csv", CSV)
-		for i := 0; i < 10000; i++ {
-			s, err := r.Read()
-			if err != nil {
-				if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.csv") {
-					t.Fatalf("error does not name the file: %v", err)
+		// as written, and with the count columns read as running totals:
+		// the same rows and the same error, every value valid
+		var n [2]int
+		var errs [2]string
+		for k, totals := range []Field{0, FieldDropped | FieldRejected} {
+			r := NewReader(strings.NewReader(body), "fuzz.csv", CSV)
+			r.RunningTotals = totals
+			for ; n[k] < 10000; n[k]++ {
+				s, err := r.Read()
+				if err != nil {
+					if err != io.EOF && !strings.HasPrefix(err.Error(), "fuzz.csv") {
+						t.Fatalf("error does not name the file: %v", err)
+					}
+					errs[k] = err.Error()
+					break
 				}
-				return
-			}
-			for _, fn := range fieldNames {
-				if v, ok := s.Value(fn.f); ok && (v < 0 || v != v) {
-					t.Fatalf("invalid value accepted: %v", v)
+				for _, fn := range fieldNames {
+					if v, ok := s.Value(fn.f); ok && (v < 0 || v != v || math.IsInf(v, 0)) {
+						t.Fatalf("invalid value accepted (running totals %v): %v", totals, v)
+					}
 				}
 			}
+		}
+		if n[0] != n[1] || errs[0] != errs[1] {
+			t.Fatalf("read as running totals: %d rows and %q, as written %d and %q", n[1], errs[1], n[0], errs[0])
 		}
 	})
 }
@@ -657,23 +669,36 @@ func TestRunningTotalsAreWarnedOf(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		body string
-		want bool
+		// want: a running-total warning as read; counts: a warning that
+		// the column is counts when it is read as a running total
+		// (--running-totals dropped)
+		want, counts bool
 	}{
-		{"a running total of 3 a row", rows(80, func(i int) float64 { return float64(3 * (i + 1)) }), true},
+		{"a running total of 3 a row", rows(80, func(i int) float64 { return float64(3 * (i + 1)) }), true, false},
 		{"a Prometheus counter, reset once", rows(80, func(i int) float64 {
 			if i < 50 {
 				return float64(120000 + 7*i)
 			}
 			return float64(7 * (i - 50))
-		}), true},
-		{"a sparse counter: one loss a minute", rows(80, func(i int) float64 { return float64(40 + i/4) }), true},
-		{"counts since the previous row", rows(80, func(i int) float64 { return noise[i%len(noise)] }), false},
-		{"counts rising with their noise", rows(80, func(i int) float64 { return float64(i) + 3*noise[i%len(noise)] }), false},
-		{"a constant count", rows(80, func(int) float64 { return 4 }), false},
-		{"a count that steps up once and stays", rows(80, func(i int) float64 { return float64(5 * (i / 40)) }), false},
-		{"no losses", rows(80, func(int) float64 { return 0 }), false},
-		{"too short to tell: 19 rows", rows(19, func(i int) float64 { return float64(3 * (i + 1)) }), false},
+		}), true, false},
+		{"a sparse counter: one loss a minute", rows(80, func(i int) float64 { return float64(40 + i/4) }), true, false},
+		{"counts since the previous row", rows(80, func(i int) float64 { return noise[i%len(noise)] }), false, true},
+		{"counts rising with their noise", rows(80, func(i int) float64 { return float64(i) + 3*noise[i%len(noise)] }), false, true},
+		{"a constant count", rows(80, func(int) float64 { return 4 }), false, false},
+		{"a count that steps up once and stays", rows(80, func(i int) float64 { return float64(5 * (i / 40)) }), false, false},
+		{"no losses", rows(80, func(int) float64 { return 0 }), false, false},
+		{"too short to tell: 19 rows", rows(19, func(i int) float64 { return float64(3 * (i + 1)) }), false, false},
 	} {
+		// read as running totals: no running-total warning, and one that
+		// the column is counts where it falls as counts do
+		rt := NewReader(strings.NewReader(c.body), "f.csv", CSV)
+		rt.RunningTotals = FieldDropped
+		if _, err := rt.ReadAll(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if w := rt.Warnings(); (len(w) == 1 && strings.HasPrefix(w[0], `f.csv: target "api": dropped was read as a running total (--running-totals), yet it falls in`)) != c.counts || len(w) > 1 {
+			t.Errorf("%s, read as a running total: warnings %q, want one saying it is counts %v", c.name, w, c.counts)
+		}
 		r := NewReader(strings.NewReader(c.body), "f.csv", CSV)
 		if _, err := r.ReadAll(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -689,6 +714,47 @@ func TestRunningTotalsAreWarnedOf(t *testing.T) {
 		}
 		if c.want && (len(got) != 1 || !strings.HasPrefix(got[0], `f.csv: target "api": dropped rises in`)) {
 			t.Errorf("%s: %q, want one warning naming the file, the target and the column", c.name, got)
+		}
+	}
+}
+
+// TestRunningTotalsAreReadAsIncreases: with RunningTotals, a count column
+// reads as each row's increase since its target's previous row with a
+// value: a fall is a counter reset (the value is the increase, as
+// Prometheus' increase() reads it), a target's first value is no increase
+// (not measured), targets interleave, and a column not named is as written.
+func TestRunningTotalsAreReadAsIncreases(t *testing.T) {
+	body := "time,target,limit,dropped,rejected\n" +
+		"1,a,10,100,7\n" +
+		"1,b,10,5000,7\n" +
+		"2,a,10,103,7\n" +
+		"2,b,10,5010,7\n" +
+		"3,a,10,,7\n" + // not measured: the next row's increase spans it
+		"4,a,10,110,7\n" +
+		"4,b,10,4,7\n" + // b's process restarted: 4 since the reset
+		"5,a,10,110,7\n"
+	type row struct {
+		target   string
+		dropped  float64
+		measured bool
+	}
+	want := []row{{"a", 0, false}, {"b", 0, false}, {"a", 3, true}, {"b", 10, true}, {"a", 0, false}, {"a", 7, true}, {"b", 4, true}, {"a", 0, true}}
+	r := NewReader(strings.NewReader(body), "f.csv", CSV)
+	r.RunningTotals = FieldDropped
+	got, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d samples, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		v, ok := got[i].Value(FieldDropped)
+		if got[i].Target != w.target || v != w.dropped || ok != w.measured {
+			t.Errorf("row %d: %s dropped %v (measured %v), want %s %v (%v)", i+2, got[i].Target, v, ok, w.target, w.dropped, w.measured)
+		}
+		if rej, _ := got[i].Value(FieldRejected); rej != 7 {
+			t.Errorf("row %d: rejected %v, want 7 as written (not named)", i+2, rej)
 		}
 	}
 }
