@@ -227,8 +227,12 @@ func TestDiagnoseExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short.csv")
 	os.WriteFile(short, []byte("time,limit,in_flight,rtt_min_ms\n1,4,3,10\n2,4,3,10\n"), 0o644)
-	if _, errOut, code := run(t, "", "diagnose", short); code != 3 || !strings.Contains(errOut+"", "") {
-		t.Fatalf("insufficient data: exit %d", code)
+	if out, _, code := run(t, "", "diagnose", short); code != 3 || !strings.Contains(out, "INSUFFICIENT-DATA") || !strings.HasSuffix(out, "exit 3: nothing could be evaluated\n") {
+		t.Fatalf("insufficient data: exit %d\n%s", code, out)
+	}
+	// a header and nothing else says so
+	if out, _, code := run(t, "time,limit,in_flight\n", "diagnose", "-"); code != 3 || !strings.HasSuffix(out, "exit 3: nothing could be evaluated: the input holds no samples\n") {
+		t.Fatalf("a header only: exit %d\n%s", code, out)
 	}
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("time,limit\n1,4\n2,-4\n"), 0o644)

@@ -309,6 +309,10 @@ func (r *Report) exitWhy() string {
 	case diagnose.ExitFailed:
 		return fmt.Sprintf(": a fail-on class was found (%s)", joinClasses(r.FailOn))
 	case diagnose.ExitNoVerdict:
+		if len(r.Targets) == 0 {
+			// a header and nothing else (a --target no row names is a usage error)
+			return ": nothing could be evaluated: the input holds no samples"
+		}
 		return ": nothing could be evaluated"
 	}
 	return fmt.Sprintf(": no fail-on class (%s)", joinClasses(r.FailOn))
