@@ -33,12 +33,14 @@ or Mimir rulers) that judge every limiter the way diagnose does:
   limitscope-<preset>-evidence  utilisation, rejected and lost shares of demand,
                                 the limit's 10–90% band and middle half, swings,
                                 pinned-at-floor, fall from its best, the losses'
-                                calm level, the min-RTT rise against an hour
-                                earlier and the share of time the RTT stood at
-                                twice the min RTT, over --window
+                                calm level, the min-RTT and RTT rises against an
+                                hour earlier, completions against their best and
+                                the share of time the RTT stood at twice the min
+                                RTT, over --window
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
-                                labelled evidence=slower, capacity-lost,
-                                swamped or stalled), LimiterOscillating (warning),
+                                labelled evidence=slower, slower-held,
+                                capacity-lost, swamped or stalled),
+                                LimiterOscillating (warning),
                                 LimiterPipelineBound (info), each held for --for,
                                 with the numbers and the recommendation in its
                                 annotations

@@ -2912,6 +2912,10 @@ const (
 	OscSlowLegs        Threshold = oscSlowLegs
 	FloorJitter        Threshold = floorJitter
 	StalledRTTs        Threshold = stalledRTTs
+	SlowerShare        Threshold = slowerShare
+	OwnQueueGrowth     Threshold = ownQueueGrowth
+	SlowerGrownRTTRise Threshold = slowerGrownRTTRise
+	BurstUtil          Threshold = burstUtil
 )
 
 // Advice is the recommendation of a class without a target's numbers: what

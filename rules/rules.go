@@ -249,6 +249,15 @@ func Build(opt Options) (File, []string, error) {
 			// the min RTT or more: a standing queue where it is persistent
 			rec("limitscope:rtt_queued_share", fmt.Sprintf("avg_over_time((limitscope:rtt_seconds >= bool %g * limitscope:rtt_min_seconds)[%s:%s])", float64(diagnose.StandingQueueRatio), w, step))
 		}
+		if have[trace.FieldRTT] && have[trace.FieldInFlight] {
+			// the RTT's rise against its calm level, as the min RTT's;
+			// completions by Little's law (in-flight / RTT) and their share
+			// of the best window of the baseline span
+			rec("limitscope:rtt_median", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_seconds[%s])", w))
+			rec("limitscope:rtt_rise", fmt.Sprintf("limitscope:rtt_median:%s / min_over_time(limitscope:rtt_median:%s[%s])", w, w, base))
+			rec("limitscope:completions", fmt.Sprintf("avg_over_time(limitscope:in_flight[%s]) / avg_over_time(limitscope:rtt_seconds[%s])", w, w))
+			rec("limitscope:completions_share", fmt.Sprintf("limitscope:completions:%s / max_over_time(limitscope:completions:%s[%s])", w, w, base))
+		}
 	} else {
 		notes = append(notes, "without a min RTT, LimiterDegradedDownstream cannot tell a slower downstream (a limiter exporting no RTT cannot show one)")
 	}
@@ -280,12 +289,45 @@ func Build(opt Options) (File, []string, error) {
 			},
 		})
 	}
+	// swinging, as diagnose's swings: the middle half apart by OscIQR and
+	// one jitter (√limit), or the 10–90 % band at OscWideBand and two
+	// jitters; a band of 20–30 % with the middle half narrow is a shallow
+	// back-off, which diagnose calls calm. The alert's value stays the band
+	// (the middle half spans no more than it).
+	jitter := fmt.Sprintf("clamp_min(sqrt(limitscope:limit_median:%s), %g)", w, float64(diagnose.FloorJitter))
+	apart := fmt.Sprintf("(limitscope:limit_iqr:%s >= %g and limitscope:limit_iqr:%s * limitscope:limit_median:%s >= %s)", w, float64(diagnose.OscIQR), w, w, jitter)
+	wide := fmt.Sprintf("(limitscope:limit_band:%s >= %g and limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * %s)", w, float64(diagnose.OscWideBand), w, w, jitter)
+	swinging := fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (%s or %s) and %s limitscope:limit_swings:%s >= %g",
+		w, float64(diagnose.OscBand), on, apart, wide, on, w, float64(diagnose.OscSlowLegs))
 	if have[trace.FieldRTTMin] {
 		alert("LimiterDegradedDownstream", "slower", "critical", diagnose.Degraded,
 			fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)",
 				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.CollapseDrop)),
 			"the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last "+base+")",
 			fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at half its best or less).", value("limitscope:limit_median")))
+	}
+	if have[trace.FieldRTTMin] && have[trace.FieldRTT] && have[trace.FieldInFlight] {
+		// slower with the limit held, as diagnose's: wherever a limit that
+		// did not grow sits (not past OwnQueueGrowth of its lowest window
+		// median over the baseline span: PromQL cannot tell the level
+		// before an incident, so a limit that fell and climbed part of the
+		// way back is left out, where diagnose judges it), the min RTT up
+		// DegradedRTTRise with the RTT following (RTTFollows) while
+		// completions fall to SlowerShare of their best — with in-flight
+		// at PipelineUtil of the limit, or at BurstUtil where the min RTT
+		// doubled (SlowerGrownRTTRise) and the RTT rose DegradedRTTRise: a
+		// slower downstream that sheds the rest as fast failures holds
+		// fewer than the limit lets in (diagnose's shedsSlower). Not where
+		// the limit is pinned or fell (the slower rule's) nor where it
+		// swings (its own queue may have raised the RTT).
+		filled := fmt.Sprintf("(limitscope:utilisation:%s >= %g or limitscope:utilisation:%s >= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g)",
+			w, float64(diagnose.PipelineUtil), w, float64(diagnose.BurstUtil), on, w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.DegradedRTTRise))
+		alert("LimiterDegradedDownstream", "slower-held", "critical", diagnose.Degraded,
+			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g and %s %s and %s limitscope:limit_median:%s <= %g * min_over_time(limitscope:limit_median:%s[%s]) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s)",
+				w, float64(diagnose.SlowerShare), on, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.RTTFollows), on, filled,
+				on, w, float64(diagnose.OwnQueueGrowth), w, base, on, w, w, float64(diagnose.CollapseDrop), on, swinging),
+			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit held)",
+			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the min RTT rose %s× and the RTT %s× with the limit held at %s.", value("limitscope:rtt_min_rise"), value("limitscope:rtt_rise"), value("limitscope:limit_median")))
 	}
 	if lossEvidence {
 		// errors up, as diagnose's errorsUp: losses make errorShare of
@@ -335,17 +377,7 @@ func Build(opt Options) (File, []string, error) {
 			"the downstream completes nothing it is sent (no request succeeded in the last "+w+", {{ $value }} in flight)",
 			"no request succeeded in "+w+" while in-flight held {{ $value }} by its median: the downstream completes nothing it is sent.")
 	}
-	// swinging, as diagnose's swings: the middle half apart by OscIQR and
-	// one jitter (√limit), or the 10–90 % band at OscWideBand and two
-	// jitters; a band of 20–30 % with the middle half narrow is a shallow
-	// back-off, which diagnose calls calm. The alert's value stays the band
-	// (the middle half spans no more than it).
-	jitter := fmt.Sprintf("clamp_min(sqrt(limitscope:limit_median:%s), %g)", w, float64(diagnose.FloorJitter))
-	apart := fmt.Sprintf("(limitscope:limit_iqr:%s >= %g and limitscope:limit_iqr:%s * limitscope:limit_median:%s >= %s)", w, float64(diagnose.OscIQR), w, w, jitter)
-	wide := fmt.Sprintf("(limitscope:limit_band:%s >= %g and limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * %s)", w, float64(diagnose.OscWideBand), w, w, jitter)
-	alert("LimiterOscillating", "", "warning", diagnose.Oscillating,
-		fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (%s or %s) and %s limitscope:limit_swings:%s >= %g",
-			w, float64(diagnose.OscBand), on, apart, wide, on, w, float64(diagnose.OscSlowLegs)),
+	alert("LimiterOscillating", "", "warning", diagnose.Oscillating, swinging,
 		"the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
 		fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, moving by more than its jitter (√limit) again and again in %s.", value("limitscope:limit_median"), w))
 	if have[trace.FieldInFlight] {

@@ -348,3 +348,40 @@ func TestPipelineBoundWithoutRejections(t *testing.T) {
 		t.Fatalf("promtool test rules: %v\n%s", err, out)
 	}
 }
+
+// A downstream that got slower under a limit that held (diagnose's slower
+// downstream wherever a limit that did not grow sits, and its shedsSlower)
+// fires LimiterDegradedDownstream's slower-held rule: at 60 minutes the min
+// RTT and the RTT triple while the limit holds around 22 with 19 in flight
+// (completions at a third), or while a limit holds around 150 and in-flight
+// falls from 140 to 43 (the rest shed as fast failures). The limits jitter
+// by ±10 %, as a held limit does: a flat one reads as pinned at its floor,
+// which the slower rule covers. Not where only the RTT rose (the min RTT
+// flat: a queue), where the limit grew with it, nor where in-flight fell
+// under a fifth of the limit.
+func TestSlowerWithTheLimitHeldFires(t *testing.T) {
+	tripled := func(v float64) []float64 { return from(v, 3*v, 240) }
+	held := func(level float64) []float64 { // level, +10 %, level, −10 %, …
+		out := constant(level)
+		for i := range out {
+			out[i] *= []float64{1, 1.1, 1, 0.9}[i%4]
+		}
+		return out
+	}
+	grown := held(22)
+	for i := 240; i <= steps; i++ {
+		grown[i] *= 2
+	}
+	var in []series
+	in = append(in, limiterSeries("held", held(22), constant(19), tripled(0.020), tripled(0.022), constant(0))...)
+	in = append(in, limiterSeries("sheds", held(150), from(140, 43, 240), from(0.020, 0.052, 240), tripled(0.022), constant(0))...)
+	in = append(in, limiterSeries("queue", held(22), constant(19), constant(0.020), tripled(0.022), constant(0))...)
+	in = append(in, limiterSeries("grown", grown, constant(19), tripled(0.020), tripled(0.022), constant(0))...)
+	in = append(in, limiterSeries("idle", held(150), from(140, 14, 240), tripled(0.020), tripled(0.022), constant(0))...)
+	promtoolAlerts(t, in, map[string][]firing{"LimiterDegradedDownstream": {
+		{"held", "slower-held", "critical", "held on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
+			"completions fell to 33.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 22.00. " + degradedAdvice},
+		{"sheds", "slower-held", "critical", "sheds on svc:9090: the downstream got slower (completions at 10.24% of their best in the last 1h, the limit held)",
+			"completions fell to 10.24% of their best while the min RTT rose 2.60× and the RTT 3.00× with the limit held at 150.00. " + degradedAdvice},
+	}})
+}
