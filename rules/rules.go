@@ -299,10 +299,27 @@ func Build(opt Options) (File, []string, error) {
 	wide := fmt.Sprintf("(limitscope:limit_band:%s >= %g and limitscope:limit_band:%s * limitscope:limit_median:%s >= 2 * %s)", w, float64(diagnose.OscWideBand), w, w, jitter)
 	swinging := fmt.Sprintf("limitscope:limit_band:%s >= %g and %s (%s or %s) and %s limitscope:limit_swings:%s >= %g",
 		w, float64(diagnose.OscBand), on, apart, wide, on, w, float64(diagnose.OscSlowLegs))
+	// filled: a slower downstream completes less only where demand still
+	// fills the limit, as diagnose judges every slower verdict where
+	// in-flight is measured: in-flight at PipelineUtil of it, or at
+	// BurstUtil where the min RTT doubled (SlowerGrownRTTRise) and the RTT
+	// rose DegradedRTTRise — a slower downstream that sheds the rest as
+	// fast failures holds fewer than the limit lets in (diagnose's
+	// shedsSlower). A limit resting flat at its maximum under a light load
+	// reads as pinned, and paged on a min-RTT rise without it where
+	// diagnose reads pipeline-bound.
+	filled := ""
+	if have[trace.FieldInFlight] {
+		filled = fmt.Sprintf(" and %s limitscope:utilisation:%s >= %g", on, w, float64(diagnose.PipelineUtil))
+		if have[trace.FieldRTT] && have[trace.FieldRTTMin] {
+			filled = fmt.Sprintf(" and %s (limitscope:utilisation:%s >= %g or limitscope:utilisation:%s >= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g)",
+				on, w, float64(diagnose.PipelineUtil), w, float64(diagnose.BurstUtil), on, w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.DegradedRTTRise))
+		}
+	}
 	if have[trace.FieldRTTMin] {
 		alert("LimiterDegradedDownstream", "slower", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)",
-				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.CollapseDrop)),
+			fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)%s",
+				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.CollapseDrop), filled),
 			"the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last "+base+")",
 			fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at half its best or less).", value("limitscope:limit_median")))
 	}
@@ -313,18 +330,13 @@ func Build(opt Options) (File, []string, error) {
 		// before an incident, so a limit that fell and climbed part of the
 		// way back is left out, where diagnose judges it), the min RTT up
 		// DegradedRTTRise with the RTT following (RTTFollows) while
-		// completions fall to SlowerShare of their best — with in-flight
-		// at PipelineUtil of the limit, or at BurstUtil where the min RTT
-		// doubled (SlowerGrownRTTRise) and the RTT rose DegradedRTTRise: a
-		// slower downstream that sheds the rest as fast failures holds
-		// fewer than the limit lets in (diagnose's shedsSlower). Not where
-		// the limit is pinned or fell (the slower rule's) nor where it
-		// swings (its own queue may have raised the RTT).
-		filled := fmt.Sprintf("(limitscope:utilisation:%s >= %g or limitscope:utilisation:%s >= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g)",
-			w, float64(diagnose.PipelineUtil), w, float64(diagnose.BurstUtil), on, w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.DegradedRTTRise))
+		// completions fall to SlowerShare of their best, demand filling
+		// the limit. Not where the limit is pinned or fell (the slower
+		// rule's) nor where it swings (its own queue may have raised the
+		// RTT).
 		alert("LimiterDegradedDownstream", "slower-held", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g and %s %s and %s limitscope:limit_median:%s <= %g * min_over_time(limitscope:limit_median:%s[%s]) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s)",
-				w, float64(diagnose.SlowerShare), on, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.RTTFollows), on, filled,
+			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g%s and %s limitscope:limit_median:%s <= %g * min_over_time(limitscope:limit_median:%s[%s]) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s)",
+				w, float64(diagnose.SlowerShare), on, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.RTTFollows), filled,
 				on, w, float64(diagnose.OwnQueueGrowth), w, base, on, w, w, float64(diagnose.CollapseDrop), on, swinging),
 			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit held)",
 			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the min RTT rose %s× and the RTT %s× with the limit held at %s.", value("limitscope:rtt_min_rise"), value("limitscope:rtt_rise"), value("limitscope:limit_median")))

@@ -358,7 +358,7 @@ func TestPipelineBoundWithoutRejections(t *testing.T) {
 // by ±10 %, as a held limit does: a flat one reads as pinned at its floor,
 // which the slower rule covers. Not where only the RTT rose (the min RTT
 // flat: a queue), where the limit grew with it, nor where in-flight fell
-// under a fifth of the limit.
+// under a fifth of the limit, flat at its maximum or not.
 func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 	tripled := func(v float64) []float64 { return from(v, 3*v, 240) }
 	held := func(level float64) []float64 { // level, +10 %, level, −10 %, …
@@ -378,6 +378,11 @@ func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 	in = append(in, limiterSeries("queue", held(22), constant(19), constant(0.020), tripled(0.022), constant(0))...)
 	in = append(in, limiterSeries("grown", grown, constant(19), tripled(0.020), tripled(0.022), constant(0))...)
 	in = append(in, limiterSeries("idle", held(150), from(140, 14, 240), tripled(0.020), tripled(0.022), constant(0))...)
+	// a limit resting flat at its maximum (so at its lowest of the hour:
+	// "pinned") under a load falling to a tenth of it: diagnose reads
+	// pipeline-bound, and the slower rule paged on it before it asked that
+	// demand fill the limit
+	in = append(in, limiterSeries("atmax", constant(150), from(140, 14, 240), tripled(0.020), tripled(0.022), constant(0))...)
 	promtoolAlerts(t, in, map[string][]firing{"LimiterDegradedDownstream": {
 		{"held", "slower-held", "critical", "held on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
 			"completions fell to 33.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 22.00. " + degradedAdvice},
