@@ -60,6 +60,9 @@ const diagnoseExample = `  limitscope diagnose load-test.csv
   limitscope diagnose trace.csv --output junit=report.xml --output html=report.html
   limitscope diagnose trace.csv --fail-on degraded-downstream,oscillating,stale-rtt-min
   limitscope diagnose http://127.0.0.1:9090/metrics --duration 10m --window 2m
+  # a past incident from the fleet's Prometheus: 13:00-15:00, then exit
+  limitscope diagnose --prom http://prometheus:9090 --selector '{job="api"}' \
+      --backfill 2h --until 2026-12-02T15:00:00Z
 
   # GitHub Actions step:
   #   - run: limitscope diagnose trace.csv --format github --output html=diagnosis.html`

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -217,5 +218,37 @@ func TestTuneAlgorithmsAndCompare(t *testing.T) {
 	}
 	if len(algs) != 6 || len(c.Caveats) == 0 || !strings.Contains(strings.Join(c.Caveats, " "), "open loop") {
 		t.Fatalf("--compare json: algorithms %v, caveats %v", algs, c.Caveats)
+	}
+}
+
+// --until takes an RFC 3339 time or a duration ago, needs --prom and
+// --backfill, and cannot lie in the future; each mistake names the flag.
+func TestUntilFlag(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"diagnose", "http://127.0.0.1:1/metrics", "--until", "2h"}, "--until reads history from Prometheus: it needs --prom"},
+		{[]string{"record", "--prom", "http://127.0.0.1:1", "--backfill", "1h", "--until", "yesterday", "-o", filepath.Join(dir, "a.csv")}, `--until "yesterday": want an RFC 3339 time (2026-12-02T14:30:00Z) or a duration ago (90m)`},
+		{[]string{"record", "--prom", "http://127.0.0.1:1", "--until", "2h", "-o", filepath.Join(dir, "b.csv")}, "--until \"20"},
+		{[]string{"diagnose", "--prom", "http://127.0.0.1:1", "--backfill", "1h", "--until", "2999-01-01T00:00:00Z"}, `--until "2999-01-01T00:00:00Z": it is in the future`},
+	} {
+		_, errOut, code := run(t, "", c.args...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d: %s, want %q", c.args, code, errOut, c.want)
+		}
+	}
+	if _, errOut, _ := run(t, "", "record", "--prom", "http://127.0.0.1:1", "--until", "2h", "-o", filepath.Join(dir, "c.csv")); !strings.Contains(errOut, "a past span needs a length: give the history before it to read (--backfill)") {
+		t.Errorf("--until without --backfill: %s", errOut)
+	}
+	o := &liveOptions{until: "90m"}
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	if got, err := o.untilTime(now); err != nil || !got.Equal(now.Add(-90*time.Minute)) {
+		t.Errorf("--until 90m: %v %v", got, err)
+	}
+	o.until = "2026-12-02T14:30:00Z"
+	if got, err := o.untilTime(now); err != nil || !got.Equal(time.Date(2026, 12, 2, 14, 30, 0, 0, time.UTC)) {
+		t.Errorf("--until 2026-12-02T14:30:00Z: %v %v", got, err)
 	}
 }

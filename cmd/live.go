@@ -32,6 +32,7 @@ type liveOptions struct {
 	basicUser, basicPassFile    string
 	prom, selector              string
 	backfill                    time.Duration
+	until                       string
 	promQueries                 []string
 	// intervalSet reports whether --interval was given: with --prom an
 	// unset one is the scrape interval, read from the server
@@ -53,6 +54,7 @@ func (o *liveOptions) register(c *cobra.Command) {
 	f.StringVar(&o.prom, "prom", "", "read a fleet from this Prometheus server's HTTP API instead of scraping targets")
 	f.StringVar(&o.selector, "selector", "", `with --prom: label matchers for every query, e.g. '{job="api"}'`)
 	f.DurationVar(&o.backfill, "backfill", 0, "with --prom: first load this much history with query_range")
+	f.StringVar(&o.until, "until", "", "with --prom and --backfill: read the history ending at this time (RFC 3339, or a duration ago: 90m) and stop, instead of following live")
 	f.StringArrayVar(&o.promQueries, "prom-query", nil, "with --prom: explicit PromQL per series, FIELD=QUERY (fields: "+columnList()+")")
 }
 
@@ -178,11 +180,18 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 		if !o.intervalGiven() {
 			step = 0 // the scrape interval: a finer step repeats readings
 		}
-		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: step, Backfill: o.backfill, Timeout: o.timeout, Auth: o.auth()})
+		until, err := o.untilTime(time.Now())
+		if err != nil {
+			return nil, usageError(err)
+		}
+		src, err := scrape.NewPromSource(scrape.PromConfig{URL: o.prom, Selector: o.selector, Mapping: m, Queries: queries, Interval: step, Backfill: o.backfill, Until: until, Timeout: o.timeout, Auth: o.auth()})
 		if err != nil {
 			return nil, usageError(asFlagError(err))
 		}
 		return src, nil
+	}
+	if o.until != "" {
+		return nil, usageError(fmt.Errorf("--until reads history from Prometheus: it needs --prom (a /metrics endpoint has only its present)"))
 	}
 	if len(urls) == 0 {
 		return nil, usageError(fmt.Errorf("name at least one /metrics URL, or --prom URL"))
@@ -196,6 +205,24 @@ func (o *liveOptions) source(urls []string) (scrape.Source, error) {
 	return src, nil
 }
 
+// untilTime reads --until: an RFC 3339 time, or a duration before now
+// ("90m": an hour and a half ago); zero when not given.
+func (o *liveOptions) untilTime(now time.Time) (time.Time, error) {
+	if o.until == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, o.until); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(o.until); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("--until %q: want an RFC 3339 time (2026-12-02T14:30:00Z) or a duration ago (90m)", o.until)
+}
+
+// past reports whether the source reads a past span and stops (--until).
+func (o *liveOptions) past() bool { return o.until != "" }
+
 // flagOf maps the scrape configuration fields to the flags that set them.
 var flagOf = map[string]string{
 	"Auth.CAFile":                "--ca-file",
@@ -203,6 +230,7 @@ var flagOf = map[string]string{
 	"Auth.BasicAuthPasswordFile": "--basic-auth-password-file",
 	"PromConfig.URL":             "--prom",
 	"PromConfig.Selector":        "--selector",
+	"PromConfig.Until":           "--until",
 }
 
 // asFlagError names the flag behind a scrape configuration error, so the
@@ -233,8 +261,12 @@ func collectLive(io *IOStreams, o *liveOptions, urls []string, d time.Duration) 
 	}
 	ctx, cancel := signalContext(context.Background())
 	defer cancel()
-	ctx, cancel2 := context.WithTimeout(ctx, d)
-	defer cancel2()
+	if !o.past() {
+		// a past span (--until) ends when it is read
+		var cancel2 context.CancelFunc
+		ctx, cancel2 = context.WithTimeout(ctx, d)
+		defer cancel2()
+	}
 	var mu sync.Mutex
 	var out []trace.Sample
 	sink := func(s trace.Sample) {
@@ -247,11 +279,19 @@ func collectLive(io *IOStreams, o *liveOptions, urls []string, d time.Duration) 
 		mu.Lock()
 		n := len(out)
 		mu.Unlock()
-		fmt.Fprintf(io.ErrOut, "scraping %s/%s: %d samples, %s\n", time.Since(start).Round(time.Second), d, n, report.StatusLine(src.Statuses()))
+		if o.past() {
+			fmt.Fprintf(io.ErrOut, "reading %s of history until %s: %d samples, %s\n", o.backfill, o.until, n, report.StatusLine(src.Statuses()))
+		} else {
+			fmt.Fprintf(io.ErrOut, "scraping %s/%s: %d samples, %s\n", time.Since(start).Round(time.Second), d, n, report.StatusLine(src.Statuses()))
+		}
 		return nil
 	})
 	if len(out) == 0 {
-		return nil, &ExitError{Code: ExitNoData, Err: fmt.Errorf("no samples in %s: %s", d, report.StatusLine(src.Statuses()))}
+		span := "in " + d.String()
+		if o.past() {
+			span = fmt.Sprintf("in the %s until %s", o.backfill, o.until)
+		}
+		return nil, &ExitError{Code: ExitNoData, Err: fmt.Errorf("no samples %s: %s", span, report.StatusLine(src.Statuses()))}
 	}
 	return out, nil
 }

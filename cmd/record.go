@@ -37,6 +37,8 @@ docs/trace-format.md in the repository.`,
 		Example: `  limitscope record http://127.0.0.1:9090/metrics -o trace.csv
   limitscope record http://a:9090/metrics http://b:9090/metrics -o trace.csv.gz --duration 30m
   limitscope record --prom http://prometheus:9090 --selector '{job="api"}' --backfill 1h -o fleet.csv
+  limitscope record --prom http://prometheus:9090 --backfill 2h \
+      --until 2026-12-02T15:00:00Z -o incident.csv
   limitscope record http://envoy:9901/stats/prometheus --preset envoy -o envoy.csv`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.args = args

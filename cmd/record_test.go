@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -191,6 +192,42 @@ func TestRecordFromPrometheusMatchesDirectScrape(t *testing.T) {
 	for _, p := range b {
 		if !p.Has(trace.FieldLimit) || !p.Has(trace.FieldInFlight) {
 			t.Fatalf("prometheus sample lacks limit or in-flight: %+v", p)
+		}
+	}
+
+	// a past span: --until reads the --backfill before it and stops, in
+	// record and in diagnose; following live would add rows after it
+	// (--duration only bounds a run that failed to stop)
+	until := time.Now().Add(-3 * time.Second).UTC().Truncate(time.Second) // Prometheus keeps milliseconds
+	past := filepath.Join(dir, "past.csv")
+	_, errOut, code = run(t, "", "record", "--prom", promURL, "--selector", `{job="limiter"}`, "--backfill", "8s", "--until", until.Format(time.RFC3339), "--duration", "20s", "-o", past)
+	if code != 0 {
+		t.Fatalf("record --until: exit %d %s", code, errOut)
+	}
+	p, _, err := trace.ReadFile(past, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p) < 2 {
+		t.Fatalf("record --until: %d rows", len(p))
+	}
+	for _, s := range p {
+		if s.Time.After(until) || s.Time.Before(until.Add(-9*time.Second)) {
+			t.Fatalf("record --until %s --backfill 8s: a row at %s", until.Format(time.RFC3339Nano), s.Time.Format(time.RFC3339Nano))
+		}
+	}
+	out, errOut, code := run(t, "", "diagnose", "--prom", promURL, "--selector", `{job="limiter"}`, "--backfill", "8s", "--until", "3s", "--duration", "20s", "--format", "json", "--fail-on", "")
+	var d struct {
+		Targets []struct {
+			End time.Time `json:"end"`
+		} `json:"targets"`
+	}
+	if code != 0 && code != ExitNoData || json.Unmarshal([]byte(out), &d) != nil || len(d.Targets) == 0 {
+		t.Fatalf("diagnose --until: exit %d %s %s", code, errOut, out)
+	}
+	for _, tg := range d.Targets {
+		if tg.End.After(time.Now().Add(-3 * time.Second)) {
+			t.Fatalf("diagnose --until 3s: a target's samples end at %s, after the span", tg.End)
 		}
 	}
 }

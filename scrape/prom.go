@@ -41,6 +41,11 @@ type PromConfig struct {
 	Interval time.Duration
 	// Backfill is how far back the first query_range reaches (0: none).
 	Backfill time.Duration
+	// Until, when set, ends the backfill there instead of now, and Run
+	// returns once it is read: a past span (an incident for a postmortem)
+	// is read with query_range and nothing is followed live. It needs a
+	// Backfill.
+	Until time.Time
 	// Timeout bounds one API call (default 10 s).
 	Timeout time.Duration
 	// Transport overrides the HTTP transport (tests).
@@ -85,6 +90,14 @@ func NewPromSource(cfg PromConfig) (*PromSource, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if !cfg.Until.IsZero() {
+		switch {
+		case cfg.Backfill <= 0:
+			return nil, &ConfigError{Field: "PromConfig.Until", Value: cfg.Until.UTC().Format(time.RFC3339), Err: errors.New("a past span needs a length: give the history before it to read (--backfill)")}
+		case cfg.Until.After(cfg.Now()):
+			return nil, &ConfigError{Field: "PromConfig.Until", Value: cfg.Until.UTC().Format(time.RFC3339), Err: errors.New("it is in the future: Prometheus holds nothing after now")}
+		}
 	}
 	if cfg.Mapping == nil {
 		m := Presets["limitscope"]
@@ -420,7 +433,8 @@ func (s *PromSource) Statuses() []Status {
 // and the dashboard fills as they come.
 const BackfillChunk = 250
 
-// Run backfills, then follows until ctx ends.
+// Run backfills, then follows until ctx ends; with Until it returns once
+// the backfill is read.
 func (s *PromSource) Run(ctx context.Context, emit func(trace.Sample)) error {
 	if s.detect {
 		step, from, err := s.DetectStep(ctx)
@@ -433,6 +447,9 @@ func (s *PromSource) Run(ctx context.Context, emit func(trace.Sample)) error {
 		s.mu.Unlock()
 	}
 	now := s.cfg.Now()
+	if !s.cfg.Until.IsZero() {
+		now = s.cfg.Until
+	}
 	if s.cfg.Backfill > 0 {
 		span := time.Duration(BackfillChunk) * s.cfg.Interval
 		for from := now.Add(-s.cfg.Backfill); !from.After(now) && ctx.Err() == nil; from = from.Add(span) {
@@ -446,6 +463,9 @@ func (s *PromSource) Run(ctx context.Context, emit func(trace.Sample)) error {
 				emit(smp)
 			}
 		}
+	}
+	if !s.cfg.Until.IsZero() {
+		return nil
 	}
 	t := time.NewTicker(s.cfg.Interval)
 	defer t.Stop()

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -842,6 +843,71 @@ func TestDetectStepFallsBackToTheConfiguration(t *testing.T) {
 		srv.Close()
 		if step != c.want || !strings.Contains(from, c.from) || err != nil {
 			t.Errorf("%s: DetectStep %v %q %v, want %v %q", c.name, step, from, err, c.want, c.from)
+		}
+	}
+}
+
+// With Until, a PromSource reads the Backfill before it with query_range
+// only, and Run returns: a past span, nothing followed live. Until needs a
+// Backfill and cannot lie in the future.
+func TestPromSourceReadsAPastSpanAndStops(t *testing.T) {
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	until := now.Add(-26 * time.Hour)
+	var mu sync.Mutex
+	var paths []string
+	var starts, ends []float64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		if r.URL.Path == "/api/v1/query_range" {
+			s, _ := strconv.ParseFloat(r.Form.Get("start"), 64)
+			e, _ := strconv.ParseFloat(r.Form.Get("end"), 64)
+			starts, ends = append(starts, s), append(ends, e)
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"success","data":{"resultType":"matrix","result":[]}}`)
+	}))
+	defer srv.Close()
+	src, err := NewPromSource(PromConfig{URL: srv.URL, Interval: 15 * time.Second, Backfill: 2 * time.Hour, Until: until, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	src.Run(ctx, func(trace.Sample) {})
+	if ctx.Err() != nil {
+		t.Fatal("Run followed live past the span instead of returning")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(starts) == 0 {
+		t.Fatalf("no query_range: %v", paths)
+	}
+	for _, p := range paths {
+		if p != "/api/v1/query_range" {
+			t.Fatalf("a past span asked %s", p)
+		}
+	}
+	lo, hi := float64(until.Add(-2*time.Hour).Unix()), float64(until.Unix())
+	for i := range starts {
+		if starts[i] < lo || ends[i] > hi {
+			t.Fatalf("a range %v–%v outside the span %v–%v", starts[i], ends[i], lo, hi)
+		}
+	}
+	if slices.Max(ends) != hi || slices.Min(starts) != lo {
+		t.Fatalf("the ranges cover %v–%v, want %v–%v", slices.Min(starts), slices.Max(ends), lo, hi)
+	}
+	for _, c := range []struct {
+		cfg  PromConfig
+		want string
+	}{
+		{PromConfig{URL: srv.URL, Until: until}, "a past span needs a length"},
+		{PromConfig{URL: srv.URL, Until: now.Add(time.Hour), Backfill: time.Hour, Now: func() time.Time { return now }}, "it is in the future"},
+	} {
+		if _, err := NewPromSource(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Until %v, Backfill %v: %v, want %q", c.cfg.Until, c.cfg.Backfill, err, c.want)
 		}
 	}
 }
