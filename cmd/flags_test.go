@@ -233,6 +233,7 @@ func TestUntilFlag(t *testing.T) {
 		{[]string{"record", "--prom", "http://127.0.0.1:1", "--backfill", "1h", "--until", "yesterday", "-o", filepath.Join(dir, "a.csv")}, `--until "yesterday": want an RFC 3339 time (2026-12-02T14:30:00Z) or a duration ago (90m)`},
 		{[]string{"record", "--prom", "http://127.0.0.1:1", "--until", "2h", "-o", filepath.Join(dir, "b.csv")}, "--until \"20"},
 		{[]string{"diagnose", "--prom", "http://127.0.0.1:1", "--backfill", "1h", "--until", "2999-01-01T00:00:00Z"}, `--until "2999-01-01T00:00:00Z": it is in the future`},
+		{[]string{"watch", "--prom", "http://127.0.0.1:1", "--backfill", "1h", "--until", "2h", "--plain"}, "--until reads a past span, which watch (live) cannot show: record it, then replay it"},
 	} {
 		_, errOut, code := run(t, "", c.args...)
 		if code != ExitUsage || !strings.Contains(errOut, c.want) {

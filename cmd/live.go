@@ -54,7 +54,7 @@ func (o *liveOptions) register(c *cobra.Command) {
 	f.StringVar(&o.prom, "prom", "", "read a fleet from this Prometheus server's HTTP API instead of scraping targets")
 	f.StringVar(&o.selector, "selector", "", `with --prom: label matchers for every query, e.g. '{job="api"}'`)
 	f.DurationVar(&o.backfill, "backfill", 0, "with --prom: first load this much history with query_range")
-	f.StringVar(&o.until, "until", "", "with --prom and --backfill: read the history ending at this time (RFC 3339, or a duration ago: 90m) and stop, instead of following live")
+	f.StringVar(&o.until, "until", "", "with --prom and --backfill (diagnose, record): read the history ending at this time (RFC 3339, or a duration ago: 90m) and stop, instead of following live")
 	f.StringArrayVar(&o.promQueries, "prom-query", nil, "with --prom: explicit PromQL per series, FIELD=QUERY (fields: "+columnList()+")")
 }
 

@@ -49,6 +49,11 @@ verdict's evidence and recommendation. When stdout is not a terminal (or with
 }
 
 func runWatch(ios *IOStreams, o *watchOptions, args []string) error {
+	if o.live.past() {
+		// the dashboard's charts end at the wall clock: hours-old samples
+		// would fall outside them
+		return usageError(fmt.Errorf("--until reads a past span, which watch (live) cannot show: record it, then replay it (limitscope record --prom … --backfill 2h --until … -o incident.csv; limitscope replay incident.csv)"))
+	}
 	board, err := o.dash.board(ios)
 	if err != nil {
 		return err
