@@ -134,11 +134,12 @@ const (
 	// a window shorter than a few intervals) and it is not judged.
 	minWindowSamples = 6
 	// FreshAfter: a gap without samples this long or longer begins a new
-	// recording (forget; charts draw it as a break, report.Timeline): windows after it are not judged against the
-	// levels before it. The incidents calibrated on last 1–10 minutes and
-	// a scrape outage inside one is shorter; an hour later a deploy or an
-	// autoscaler may have changed the downstream, so a fall against the old
-	// levels is no evidence. A shorter gap (a window or more) only starts
+	// recording (forget; charts draw it as a break, report.Timeline):
+	// windows after it are not judged against the levels before it. The
+	// incidents calibrated on last 1–10 minutes and a scrape outage inside
+	// one is shorter; an hour later a deploy or an autoscaler may have
+	// changed the downstream, so a fall against the old levels is no
+	// evidence. A shorter gap (a window or more) only starts
 	// the windows afresh at the first sample after it.
 	FreshAfter = time.Hour
 	// maxWindowPoints bounds the samples one window keeps (1 Mi, about
