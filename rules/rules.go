@@ -272,7 +272,14 @@ func Build(opt Options) (File, []string, error) {
 	// evidence labels each of an alert's rules (LimiterDegradedDownstream
 	// has three): two rules of one name firing on one limiter with the same
 	// labels would be one ALERTS series twice ("duplicate sample")
+	// degraded collects LimiterDegradedDownstream's conditions, which
+	// LimiterOscillating stays quiet for, as diagnose's degraded evidence
+	// outranks a swing
+	var degraded []string
 	alert := func(name, evidence, severity string, class diagnose.Class, expr, summary, description string) {
+		if class == diagnose.Degraded {
+			degraded = append(degraded, "("+expr+")")
+		}
 		labels := map[string]string{"severity": severity, "verdict": string(class)}
 		if evidence != "" {
 			labels["evidence"] = evidence
@@ -389,7 +396,11 @@ func Build(opt Options) (File, []string, error) {
 			"the downstream completes nothing it is sent (no request succeeded in the last "+w+", {{ $value }} in flight)",
 			"no request succeeded in "+w+" while in-flight held {{ $value }} by its median: the downstream completes nothing it is sent.")
 	}
-	alert("LimiterOscillating", "", "warning", diagnose.Oscillating, swinging,
+	oscillating := swinging
+	if len(degraded) > 0 {
+		oscillating = fmt.Sprintf("%s unless %s (%s)", swinging, on, strings.Join(degraded, " or "))
+	}
+	alert("LimiterOscillating", "", "warning", diagnose.Oscillating, oscillating,
 		"the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
 		fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, moving by more than its jitter (√limit) again and again in %s.", value("limitscope:limit_median"), w))
 	if have[trace.FieldInFlight] {
