@@ -365,12 +365,30 @@ func FuzzReadCSV(f *testing.F) {
 func FuzzReadJSONL(f *testing.F) {
 	f.Add(`{"time":"2026-11-29T10:00:00Z","target":"p","limit":40}` + "\n")
 	f.Add(`{"time":1,"limit":1e308}`)
+	f.Add(`{"time":1,"target":"a","dropped":5}` + "\n" + `{"time":2,"target":"a","dropped":3}` + "\n" + `{"time":2,"target":"b","rejected":1e308}` + "\n")
 	f.Fuzz(func(t *testing.T, body string) {
-		r := NewReader(strings.NewReader(body), "fuzz.jsonl", JSONL)
-		for i := 0; i < 10000; i++ {
-			if _, err := r.Read(); err != nil {
-				return
+		// as written, and with the count columns read as running totals:
+		// the same rows and the same error, every count valid
+		var n [2]int
+		var errs [2]string
+		for k, totals := range []Field{0, FieldDropped | FieldRejected} {
+			r := NewReader(strings.NewReader(body), "fuzz.jsonl", JSONL)
+			r.RunningTotals = totals
+			for ; n[k] < 10000; n[k]++ {
+				s, err := r.Read()
+				if err != nil {
+					errs[k] = err.Error()
+					break
+				}
+				for _, f := range countFields {
+					if v, ok := s.Value(f); ok && (v < 0 || v != v || math.IsInf(v, 0)) {
+						t.Fatalf("invalid count (running totals %v): %v", totals, v)
+					}
+				}
 			}
+		}
+		if n[0] != n[1] || errs[0] != errs[1] {
+			t.Fatalf("read as running totals: %d rows and %q, as written %d and %q", n[1], errs[1], n[0], errs[0])
 		}
 	})
 }
@@ -739,22 +757,43 @@ func TestRunningTotalsAreReadAsIncreases(t *testing.T) {
 		measured bool
 	}
 	want := []row{{"a", 0, false}, {"b", 0, false}, {"a", 3, true}, {"b", 10, true}, {"a", 0, false}, {"a", 7, true}, {"b", 4, true}, {"a", 0, true}}
-	r := NewReader(strings.NewReader(body), "f.csv", CSV)
-	r.RunningTotals = FieldDropped
-	got, err := r.ReadAll()
+	// the same rows as JSON Lines read the same
+	csvRows := NewReader(strings.NewReader(body), "f.csv", CSV)
+	rows, err := csvRows.ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%d samples, want %d", len(got), len(want))
-	}
-	for i, w := range want {
-		v, ok := got[i].Value(FieldDropped)
-		if got[i].Target != w.target || v != w.dropped || ok != w.measured {
-			t.Errorf("row %d: %s dropped %v (measured %v), want %s %v (%v)", i+2, got[i].Target, v, ok, w.target, w.dropped, w.measured)
+	var jsonl bytes.Buffer
+	jw := NewWriter(&jsonl, JSONL)
+	for _, s := range rows {
+		if err := jw.Write(s); err != nil {
+			t.Fatal(err)
 		}
-		if rej, _ := got[i].Value(FieldRejected); rej != 7 {
-			t.Errorf("row %d: rejected %v, want 7 as written (not named)", i+2, rej)
+	}
+	if err := jw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []struct {
+		name, body string
+		format     Format
+	}{{"f.csv", body, CSV}, {"f.jsonl", jsonl.String(), JSONL}} {
+		r := NewReader(strings.NewReader(in.body), in.name, in.format)
+		r.RunningTotals = FieldDropped
+		got, err := r.ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d samples, want %d", in.name, len(got), len(want))
+		}
+		for i, w := range want {
+			v, ok := got[i].Value(FieldDropped)
+			if got[i].Target != w.target || v != w.dropped || ok != w.measured {
+				t.Errorf("%s, row %d: %s dropped %v (measured %v), want %s %v (%v)", in.name, i+1, got[i].Target, v, ok, w.target, w.dropped, w.measured)
+			}
+			if rej, _ := got[i].Value(FieldRejected); rej != 7 {
+				t.Errorf("%s, row %d: rejected %v, want 7 as written (not named)", in.name, i+1, rej)
+			}
 		}
 	}
 }
