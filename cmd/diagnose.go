@@ -268,26 +268,6 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	return err
 }
 
-// readEach streams a trace file's samples into push, its warnings into
-// warn.
-func (in *traceInput) readEach(path string, ios *IOStreams, warn func(string), push func(trace.Sample)) error {
-	r, c, err := in.open(path, ios, warn)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	for {
-		s, err := r.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		push(s)
-	}
-}
-
 // targetNames collects the first 20 distinct target names seen, for an
 // error that says which targets exist.
 type targetNames struct {

@@ -49,3 +49,23 @@ func (in *traceInput) open(path string, ios *IOStreams, warn func(string)) (*tra
 	r.RunningTotals = in.totals
 	return r, c, nil
 }
+
+// readEach streams a trace file's samples into push, its warnings into
+// warn.
+func (in *traceInput) readEach(path string, ios *IOStreams, warn func(string), push func(trace.Sample)) error {
+	r, c, err := in.open(path, ios, warn)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	for {
+		s, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		push(s)
+	}
+}

@@ -239,11 +239,17 @@ func classColor(c diagnose.Class) string {
 // it spans more (two recordings joined a month apart printed the same
 // times twice).
 func ClockLayout(a, b time.Time) string {
-	a, b = a.UTC(), b.UTC()
-	if a.Year() == b.Year() && a.YearDay() == b.YearDay() {
+	if !SpansDays(a, b) {
 		return "15:04:05"
 	}
 	return "2006-01-02 15:04:05"
+}
+
+// SpansDays reports whether a and b lie on different UTC days: where times
+// of day alone would repeat.
+func SpansDays(a, b time.Time) bool {
+	a, b = a.UTC(), b.UTC()
+	return a.Year() != b.Year() || a.YearDay() != b.YearDay()
 }
 
 func span(a, b time.Time) string {

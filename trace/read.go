@@ -485,7 +485,7 @@ func (r *Reader) csvSample(rec [][]byte, line int) (Sample, error) {
 	if !hasTime {
 		return s, r.errorf(line, "the time cell is empty")
 	}
-	return s, r.checkOrder(&s, line)
+	return s, r.followTarget(&s, line)
 }
 
 func (r *Reader) intern(b []byte) string {
@@ -500,7 +500,11 @@ func (r *Reader) intern(b []byte) string {
 	return t
 }
 
-func (r *Reader) checkOrder(s *Sample, line int) error {
+// followTarget keeps what the reader follows per target for s: it fails
+// where s goes back in time, follows the shape of its count columns (for
+// warnRunningTotals), and reads the columns named in RunningTotals as the
+// increase since the target's previous row.
+func (r *Reader) followTarget(s *Sample, line int) error {
 	if s.Target == "" {
 		s.Target = DefaultTarget
 	}
@@ -798,7 +802,7 @@ func (r *Reader) jsonSample(line []byte, lineNo int) (Sample, error) {
 	if !hasTime {
 		return s, r.errorf(lineNo, "the object has no time field")
 	}
-	return s, r.checkOrder(&s, lineNo)
+	return s, r.followTarget(&s, lineNo)
 }
 
 // Open opens a trace file for reading: "-" is stdin, a .gz suffix is read

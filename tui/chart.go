@@ -355,7 +355,7 @@ func TimeAxis(tl report.Timeline, w, yw int, marks []time.Time) string {
 		layout = "15:04"
 	}
 	const date = "Jan 02"
-	days := from.UTC().YearDay() != to.UTC().YearDay() || from.UTC().Year() != to.UTC().Year()
+	days := report.SpansDays(from, to)
 	if step >= 24*time.Hour {
 		layout = date
 	}

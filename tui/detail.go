@@ -124,11 +124,15 @@ func detailView(f frame, r diagnose.Row, h int) string {
 		text = append(text, "not enough samples in the window yet to judge")
 	}
 	var eps []string
+	var clock string
+	if n := len(r.Episodes); n > 0 {
+		clock = report.ClockLayout(r.Episodes[0].Start, r.Episodes[n-1].End)
+	}
 	for _, e := range r.Episodes {
 		if e.Class == diagnose.Insufficient {
 			continue
 		}
-		eps = append(eps, fmt.Sprintf("%s %s", e.Start.UTC().Format(report.ClockLayout(r.Episodes[0].Start, r.Episodes[len(r.Episodes)-1].End)), e.Class))
+		eps = append(eps, fmt.Sprintf("%s %s", e.Start.UTC().Format(clock), e.Class))
 	}
 	if len(eps) > 0 {
 		if len(eps) > 6 {
