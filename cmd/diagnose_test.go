@@ -40,19 +40,11 @@ func degradedTrace(t *testing.T) string {
 	healthy := sim.Run(sc, mk(), sim.Options{Name: "healthy-one"}).Samples
 	sc.Schedule = append(sc.Schedule, sim.Step{At: sim.Duration(15 * time.Minute), Capacity: f(2), BaseLatency: d(20 * time.Millisecond)})
 	bad := sim.Run(sc, mk(), sim.Options{Name: hostile}).Samples
-	path := filepath.Join(t.TempDir(), "trace.csv")
-	w, err := trace.Create(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var rows []trace.Sample
 	for i := range healthy {
-		w.Write(healthy[i])
-		w.Write(bad[i])
+		rows = append(rows, healthy[i], bad[i])
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testtools.WriteTrace(t, "trace.csv", rows)
 }
 
 func TestDiagnoseJSONSchemaAndExitCode(t *testing.T) {
@@ -352,18 +344,7 @@ func TestDiagnoseOutputsAreAtomicAndFinite(t *testing.T) {
 func repeatedTrace(t *testing.T) string {
 	t.Helper()
 	samples := testtools.ReadTrace(t, filepath.Join("..", "diagnose", "testdata", "gcl-aimd-oscillating-15s.csv"))
-	path := filepath.Join(t.TempDir(), "repeated.csv")
-	w, err := trace.Create(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range testtools.RepeatReadings(samples, 15, false) {
-		w.Write(s)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testtools.WriteTrace(t, "repeated.csv", testtools.RepeatReadings(samples, 15, false))
 }
 
 // A trace read every second from a 15 s source is judged as its readings
@@ -392,21 +373,12 @@ func joinedTrace(t *testing.T, path string, gap time.Duration) string {
 	t.Helper()
 	samples := testtools.ReadTrace(t, path)
 	shift := samples[len(samples)-1].Time.Sub(samples[0].Time) + gap
-	joined := filepath.Join(t.TempDir(), "joined.csv")
-	w, err := trace.Create(joined, nil)
-	if err != nil {
-		t.Fatal(err)
+	joined := append([]trace.Sample(nil), samples...)
+	for _, s := range samples {
+		s.Time = s.Time.Add(shift)
+		joined = append(joined, s)
 	}
-	for _, d := range []time.Duration{0, shift} {
-		for _, s := range samples {
-			s.Time = s.Time.Add(d)
-			w.Write(s)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return joined
+	return testtools.WriteTrace(t, "joined.csv", joined)
 }
 
 func replayEqualsDiagnose(t *testing.T, path string, episodes int) {
@@ -529,11 +501,6 @@ func TestScrapeConfigErrorsNameTheFlag(t *testing.T) {
 	}
 }
 
-// The input's warnings reach every report: a dropped column written as a
-// running total (a counter's value) turns a healthy recording into a
-// critical page, and the report that pages says why it may be wrong. The
-// text report opens with them (and stderr stays quiet); the other formats
-// carry them and stderr says them too.
 // runningTotalTrace writes go-concurrency-limits' healthy AIMD recording
 // with its dropped and rejected columns as running totals (counters
 // exported as is), which the trace reader warns of (warnedOfRunningTotal
@@ -541,26 +508,22 @@ func TestScrapeConfigErrorsNameTheFlag(t *testing.T) {
 func runningTotalTrace(t *testing.T) string {
 	t.Helper()
 	samples := testtools.ReadTrace(t, filepath.Join("..", "diagnose", "testdata", "gcl-aimd-healthy-15s.csv"))
-	path := filepath.Join(t.TempDir(), "counter.csv")
-	w, err := trace.Create(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dropped, rejected := 0.0, 0.0
-	for _, s := range samples {
-		dropped += s.Dropped
-		rejected += s.Rejected
-		s.Dropped, s.Rejected = dropped, rejected
-		w.Write(s)
+	for i := range samples {
+		dropped += samples[i].Dropped
+		rejected += samples[i].Rejected
+		samples[i].Dropped, samples[i].Rejected = dropped, rejected
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testtools.WriteTrace(t, "counter.csv", samples)
 }
 
 const warnedOfRunningTotal = `dropped rises in`
 
+// The input's warnings reach every report: a dropped column written as a
+// running total (a counter's value) turns a healthy recording into a
+// critical page, and the report that pages says why it may be wrong. The
+// text report opens with them (and stderr stays quiet); the other formats
+// carry them and stderr says them too.
 func TestDiagnoseReportsCarryTheInputsWarnings(t *testing.T) {
 	path := runningTotalTrace(t)
 	const said = warnedOfRunningTotal

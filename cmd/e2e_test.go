@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/testtools"
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
@@ -154,15 +155,13 @@ func TestReplayUnderTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc.Duration = sim.Duration(20 * time.Minute)
-	path := filepath.Join(t.TempDir(), "incident.csv")
-	w, _ := trace.Create(path, nil)
 	a := sim.Run(sc, &limiter.Windowed{Limiter: limiter.NewGradient(), Window: 100 * time.Millisecond}, sim.Options{Name: "payments"})
 	b := sim.Run(sc, &limiter.Fixed{N: 24}, sim.Options{Name: "search"})
+	var rows []trace.Sample
 	for i := range a.Samples {
-		w.Write(a.Samples[i])
-		w.Write(b.Samples[i])
+		rows = append(rows, a.Samples[i], b.Samples[i])
 	}
-	w.Close()
+	path := testtools.WriteTrace(t, "incident.csv", rows)
 
 	s := startTmux(t, 110, 30, "replay", path, "--speed", "1")
 	posRe := regexp.MustCompile(`▶ 1x (\S+) / 19m59s`)

@@ -2,6 +2,7 @@ package testtools
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -47,4 +48,24 @@ func RepeatReadings(samples []trace.Sample, k int, once bool) []trace.Sample {
 		}
 	}
 	return rows
+}
+
+// WriteTrace writes samples, in order, as a trace file named name in a
+// directory of t's, failing t where it cannot, and returns its path.
+func WriteTrace(t testing.TB, name string, samples []trace.Sample) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	w, err := trace.Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range samples {
+		if err := w.Write(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
