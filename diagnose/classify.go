@@ -2917,6 +2917,7 @@ const (
 	OwnQueueGrowth     Threshold = ownQueueGrowth
 	SlowerGrownRTTRise Threshold = slowerGrownRTTRise
 	BurstUtil          Threshold = burstUtil
+	TputFall           Threshold = tputFall
 )
 
 // Advice is the recommendation of a class without a target's numbers: what

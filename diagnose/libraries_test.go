@@ -44,6 +44,7 @@ import (
 	gcllimiter "github.com/platinummonkey/go-concurrency-limits/limiter"
 	"github.com/platinummonkey/go-concurrency-limits/strategy"
 
+	"github.com/limitscope/limitscope/internal/thirdpartytest"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
 )
@@ -108,7 +109,7 @@ func (g *gclReal) acquire() (func(bool), bool) {
 
 func (g *gclReal) limit() float64        { return float64(g.st.GetLimit()) }
 func (g *gclReal) inFlight() float64     { return float64(g.st.GetBusyCount()) }
-func (g *gclReal) minRTT() time.Duration { return nanos(g.rttMin) }
+func (g *gclReal) minRTT() time.Duration { return thirdpartytest.Nanos(g.rttMin) }
 
 // failsafeReal is failsafe-go's adaptive limiter. Without wait (no
 // queueing) a rejected request is refused at once (TryAcquirePermit);
@@ -639,22 +640,10 @@ type realFamily struct {
 	swinging func(c float64) realLimiter
 }
 
-// gclRegistryMinRTT reads the last min RTT the library reported to reg
-// reports: its exported min RTT.
-func gclRegistryMinRTT(reg *lastValueRegistry, name string) func() int64 {
-	id := core.PrefixMetricWithName(core.MetricMinRTT, name)
-	return func() int64 {
-		if v, ok := reg.last[id]; ok {
-			return int64(v.v)
-		}
-		return 0
-	}
-}
-
 // gclVegas is go-concurrency-limits' Vegas for a downstream of capacity c,
-// its probe jitter seeded (seededGCL).
+// its probe jitter seeded (thirdpartytest.Seeded).
 func gclVegas(c float64) *gclReal {
-	l, seeded := seededGCL(gclSeed(c), func() *gcl.VegasLimit {
+	l, seeded := thirdpartytest.Seeded(thirdpartytest.Seed(c), func() *gcl.VegasLimit {
 		return gcl.NewVegasLimitWithRegistry("v", int(c), nil, int(10*c)+20, 1, nil, nil, nil, nil, nil, -1, nil, nil)
 	})
 	return newGCLReal(seeded, l.RTTNoLoad)
@@ -670,7 +659,7 @@ var realFamilies = []realFamily{
 	{
 		name: "gcl-gradient",
 		tuned: func(c float64) realLimiter {
-			l, seeded := seededGCL(gclSeed(c), func() *gcl.GradientLimit {
+			l, seeded := thirdpartytest.Seeded(thirdpartytest.Seed(c), func() *gcl.GradientLimit {
 				return gcl.NewGradientLimitWithRegistry("g", int(c), 1, int(10*c)+20, 0.2, nil, -1, 0, nil, nil)
 			})
 			return newGCLReal(seeded, l.RTTNoLoad)
@@ -679,9 +668,9 @@ var realFamilies = []realFamily{
 	{
 		name: "gcl-gradient2",
 		tuned: func(c float64) realLimiter {
-			reg := &lastValueRegistry{}
+			reg := &thirdpartytest.LastValueRegistry{}
 			l, _ := gcl.NewGradient2Limit("g2", int(c), int(10*c)+20, 4, func(int) int { return 4 }, 0.2, 600, nil, reg)
-			return newGCLReal(l, gclRegistryMinRTT(reg, "g2"))
+			return newGCLReal(l, reg.MinRTT("g2"))
 		},
 	},
 	{
@@ -853,13 +842,13 @@ func TestRealLibrariesCalibration(t *testing.T) {
 // realHeldOutFloor is the per-class recall each library keeps on the
 // held-out half of the real-libraries suite (a ratchet: today's level
 // less a trace; gcl's Gradient and Vegas draw probe jitter from the global
-// random source, which seededLimit makes repeatable). The target is
+// random source, which thirdpartytest.SeededLimit makes repeatable). The target is
 // 95 %; raise it as the classifier improves, never lower it.
 // First measured (worst class): gcl-gradient 86 % (healthy), gcl-gradient2
 // 78 % (healthy), gcl-vegas 90 % (degraded), gcl-aimd 86 % (oscillating),
 // failsafe-adaptive 80 % (degraded), 7–10 traces per class.
 // Vegas' first at 70 %: its classes of 7–10 traces moved by one from run
-// to run before seededLimit. Raised: gcl-gradient2 to 75 % (worst 89 %),
+// to run before SeededLimit. Raised: gcl-gradient2 to 75 % (worst 89 %),
 // gcl-vegas to 85 % (every class 100 %), failsafe-adaptive to 85 % (every
 // class 100 % once a limit turning away most of the demand with losses is
 // degraded: swampedShare). gcl-aimd raised to 85 % when its last miss (a

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/thirdpartytest"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
 )
@@ -90,7 +91,7 @@ func TestSawToothOnItsOwnLowIsNotPinned(t *testing.T) {
 	sc.Downstream.LatencySigma = 0.2
 	sc.Client.Timeout = sim.Duration(10 * base)
 	var smp []trace.Sample
-	for _, s := range sim.Run(sc, aimd(c, 0.9, 1), sim.Options{Name: "aimd"}).Samples {
+	for _, s := range sim.Run(sc, thirdpartytest.AIMD(c, 0.9, 1), sim.Options{Name: "aimd"}).Samples {
 		if s.Time.Sub(sim.Epoch) >= 8*time.Minute {
 			smp = append(smp, s)
 		}

@@ -1,7 +1,7 @@
 //go:build !race
 
 // randseednop=0: rand.Seed seeds the global math/rand source again (a no-op
-// since Go 1.24), which seededLimit needs to make the library runs repeatable.
+// since Go 1.24), which thirdpartytest.SeededLimit needs to make the library runs repeatable.
 //go:debug randseednop=0
 
 // The third-party calibration suite: the verdicts judged on limiters nobody
@@ -25,7 +25,6 @@ package diagnose
 import (
 	"fmt"
 	"math"
-	mathrand "math/rand"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -33,9 +32,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/platinummonkey/go-concurrency-limits/core"
-	gcl "github.com/platinummonkey/go-concurrency-limits/limit"
-
+	"github.com/limitscope/limitscope/internal/thirdpartytest"
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/trace"
@@ -47,66 +44,6 @@ const (
 	heldOutSeed     = 77003311
 )
 
-// lastValueRegistry is a go-concurrency-limits MetricRegistry that keeps the
-// last value of each distribution: the library's own exported min RTT.
-type lastValueRegistry struct {
-	core.EmptyMetricRegistry
-	last map[string]*lastValue
-}
-
-type lastValue struct{ v float64 }
-
-func (l *lastValue) AddSample(v float64, _ ...string) { l.v = v }
-
-func (r *lastValueRegistry) RegisterDistribution(id string, _ ...string) core.MetricSampleListener {
-	if r.last == nil {
-		r.last = map[string]*lastValue{}
-	}
-	lv := &lastValue{}
-	r.last[id] = lv
-	return lv
-}
-
-// globalRand serialises the go-concurrency-limits algorithms' draws from the
-// global math/rand source: Gradient's probe countdown and Vegas' probe jitter
-// (limit/gradient.go nextProbeCountdown, limit/vegas.go newProbeJitter, at
-// construction and after every probe). Without it the parallel runs share one
-// source and the held-out figures of those families moved by 5–10 points from
-// run to run.
-var globalRand sync.Mutex
-
-// seededLimit makes a go-concurrency-limits core.Limit repeatable: the global
-// source is seeded from the limit's seed and its call count before each
-// OnSample (and before the constructor's draw, in seededGCL), so a run draws
-// the same numbers whatever runs beside it.
-type seededLimit struct {
-	core.Limit
-	seed, calls int64
-}
-
-// seededGCL builds a limit with the global source seeded from seed.
-func seededGCL[L core.Limit](seed int64, build func() L) (L, *seededLimit) {
-	globalRand.Lock()
-	defer globalRand.Unlock()
-	//lint:ignore SA1019 the library draws from the global source: only its seed makes the draws repeatable (randseednop=0 above)
-	mathrand.Seed(seed)
-	l := build()
-	return l, &seededLimit{Limit: l, seed: seed}
-}
-
-func (s *seededLimit) OnSample(startTime, rtt int64, inFlight int, didDrop bool) {
-	globalRand.Lock()
-	defer globalRand.Unlock()
-	s.calls++
-	//lint:ignore SA1019 as in seededGCL
-	mathrand.Seed(s.seed*1_000_003 + s.calls)
-	s.Limit.OnSample(startTime, rtt, inFlight, didDrop)
-}
-
-// gclSeed is the seed of a library limit sized for capacity c: a function
-// of the trace (not of what else runs), different across capacities.
-func gclSeed(c float64) int64 { return int64(c * 1000) }
-
 // TestLibraryRunsRepeat: a Vegas run (whose probe jitter is global
 // randomness) gives the same limit series twice while other goroutines
 // draw from the global source, as the suites' parallel runs do.
@@ -115,7 +52,7 @@ func TestLibraryRunsRepeat(t *testing.T) {
 		c := 20.0
 		base := 80 * time.Millisecond
 		sc := testScenario("repeat", 10*time.Minute, time.Second, 5, []sim.Step{{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(2 * c / base.Seconds()), ErrorRate: fp(0)}})
-		r := sim.Run(sc, vegas(c, 1), sim.Options{Name: "repeat"})
+		r := sim.Run(sc, thirdpartytest.Vegas(c, 1), sim.Options{Name: "repeat"})
 		out := make([]float64, len(r.Samples))
 		for i := range r.Samples {
 			out[i], _ = r.Samples[i].Value(trace.FieldLimit)
@@ -132,13 +69,11 @@ func TestLibraryRunsRepeat(t *testing.T) {
 			case <-stop:
 				return
 			default:
-				// as the suites' other runs draw: through globalRand
-				// (seededLimit). An unlocked draw can land between a
+				// as the suites' other runs draw: through the
+				// seeded limits' lock (thirdpartytest.DrawGlobal). An unlocked draw can land between a
 				// run's Seed and its own draw, which no suite does, and
 				// made this test fail now and then on a busy machine
-				globalRand.Lock()
-				_ = mathrand.Float64()
-				globalRand.Unlock()
+				_ = thirdpartytest.DrawGlobal()
 			}
 		}
 	}()
@@ -148,64 +83,6 @@ func TestLibraryRunsRepeat(t *testing.T) {
 	if len(a) == 0 || fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Fatalf("two runs of one Vegas trace differ:\n%v\n%v", a, b)
 	}
-}
-
-// gclLimiter drives a go-concurrency-limits core.Limit in virtual time.
-type gclLimiter struct {
-	lim    core.Limit
-	minRTT func() int64 // ns; nil when the algorithm keeps none
-
-	nextUpdate int64
-	n          int
-	candidate  int64
-	maxIn      int
-	drop       bool
-}
-
-// The library's DefaultLimiter defaults (limiter/default.go).
-const (
-	gclMinWindow  = int64(time.Second)
-	gclMaxWindow  = int64(time.Second)
-	gclWindowSize = 100
-	gclMinRTT     = int64(100 * time.Microsecond)
-)
-
-func (g *gclLimiter) Observe(now time.Time, rtt time.Duration, inFlight int, dropped bool) float64 {
-	end := now.UnixNano()
-	if inFlight > g.maxIn {
-		g.maxIn = inFlight
-	}
-	if dropped {
-		g.drop = true
-	} else {
-		if int64(rtt) < gclMinRTT {
-			return g.Limit()
-		}
-		if g.n == 0 || int64(rtt) < g.candidate {
-			g.candidate = int64(rtt)
-		}
-		g.n++
-	}
-	if end > g.nextUpdate && g.n > gclWindowSize {
-		w := min(max(2*g.candidate, gclMinWindow), gclMaxWindow)
-		g.nextUpdate = end + w
-		g.lim.OnSample(end, g.candidate, g.maxIn, g.drop)
-		g.n, g.maxIn, g.drop = 0, 0, false
-	}
-	return g.Limit()
-}
-
-func (g *gclLimiter) Limit() float64 { return float64(g.lim.EstimatedLimit()) }
-
-func (g *gclLimiter) MinRTT() time.Duration { return nanos(g.minRTT) }
-
-// nanos reads a library's min-RTT estimate in nanoseconds (0 when it keeps
-// none: f is nil).
-func nanos(f func() int64) time.Duration {
-	if f == nil {
-		return 0
-	}
-	return time.Duration(f())
 }
 
 // family builds a limiter of one algorithm for a downstream of capacity c.
@@ -221,23 +98,6 @@ type family struct {
 	// floor is the family's held-out ratchet when it differs from
 	// heldOutFloor (a family added later, at its first measurement).
 	floor float64
-}
-
-func gradient2(c float64, smoothing float64, queue int) limiter.Limiter {
-	reg := &lastValueRegistry{}
-	l, _ := gcl.NewGradient2Limit("g2", int(c), int(10*c)+20, 4, func(int) int { return queue }, smoothing, 600, nil, reg)
-	return &gclLimiter{lim: l, minRTT: gclRegistryMinRTT(reg, "g2")}
-}
-
-func vegas(c float64, smoothing float64) limiter.Limiter {
-	l, seeded := seededGCL(gclSeed(c), func() *gcl.VegasLimit {
-		return gcl.NewVegasLimitWithRegistry("vegas", int(c), nil, int(10*c)+20, smoothing, nil, nil, nil, nil, nil, -1, nil, nil)
-	})
-	return &gclLimiter{lim: seeded, minRTT: l.RTTNoLoad}
-}
-
-func aimd(c float64, backoff float64, inc int) limiter.Limiter {
-	return &gclLimiter{lim: gcl.NewAIMDLimit("aimd", int(c), backoff, inc, nil)}
 }
 
 var families = []family{
@@ -256,7 +116,7 @@ var families = []family{
 		// 3 it runs into shedding (the seed's "fast errors raise the
 		// limit"), which none of the four verdict labels describes
 		minScale: 8,
-		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return gradient2(c, 0.2, 4) },
+		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return thirdpartytest.Gradient2(c, 0.2, 4) },
 		// at a capacity of 8 it still runs into shedding now and then
 		// (losses of half of all requests in a "healthy" trace), which the
 		// classifier called degraded-downstream (the downstream fails what
@@ -272,14 +132,14 @@ var families = []family{
 	},
 	{
 		name:  "gcl-vegas",
-		tuned: func(c float64, _ time.Duration) limiter.Limiter { return vegas(c, 1) },
+		tuned: func(c float64, _ time.Duration) limiter.Limiter { return thirdpartytest.Vegas(c, 1) },
 		// no swinging variant either: Vegas' alpha/beta thresholds keep a
 		// mis-tuned Vegas within a few steps of its level here
 	},
 	{
 		name:     "gcl-aimd",
-		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.9, 1) },
-		swinging: func(c float64, _ time.Duration) limiter.Limiter { return aimd(c, 0.5, int(max(2, c/8))) },
+		tuned:    func(c float64, _ time.Duration) limiter.Limiter { return thirdpartytest.AIMD(c, 0.9, 1) },
+		swinging: func(c float64, _ time.Duration) limiter.Limiter { return thirdpartytest.AIMD(c, 0.5, int(max(2, c/8))) },
 		// raised from heldOutFloor at 95 % once a limit had to fall to half
 		// (collapseDrop, not 60 %) to be pinned low: AIMD holding above a
 		// capacity step to 60 % is no longer read as slower; held at the
@@ -585,7 +445,7 @@ func TestThirdPartyCalibrationSplit(t *testing.T) {
 // heldOutFloor is the worst per-class recall the held-out half reaches
 // today for the limitscope gradient and the three go-concurrency-limits
 // families (85–90 %, by intent), less a trace (first set at 70 %, when
-// Vegas' runs differed by a trace or two: seededLimit made them
+// Vegas' runs differed by a trace or two: SeededLimit made them
 // repeatable; raised to 80 % at Vegas' 85 %, and to 85 % at ours 93.8 %
 // and Vegas' 90 % once swings over a standing queue had to be half of
 // the trace). The target is
@@ -625,7 +485,7 @@ func TestThirdPartyHeldOut(t *testing.T) {
 // 90 %, gcl-gradient2 93 %, gcl-vegas 89 % (±a trace), gcl-aimd 97.5 %,
 // envoy-gradient 95 %, vector-arc 70 % (healthy: its limit wanders in slow
 // swings the classifier calls oscillating). Ratchets a trace below;
-// Vegas' raised to 85 % at 94 % once its runs repeated (seededLimit).
+// Vegas' raised to 85 % at 94 % once its runs repeated (SeededLimit).
 // envoy-gradient reached 100 % (swampedShare) and is held at the target.
 // vector-arc raised to 85 % at 90 % once slow swings had to halve the
 // limit (slowSwingDepth): its shallow wandering is no longer oscillating.
@@ -810,7 +670,7 @@ func timeLabelledCorrectly(e episodeTrace) float64 {
 // on the held-out multi-episode traces when it is below the 90 % target
 // today (a ratchet at today's level less a margin): AIMD 89 % (a
 // 1-minute incident at 15 s sampling is four samples in a five-minute
-// window), Vegas 84–96 % (from run to run, before seededLimit). Empty
+// window), Vegas 84–96 % (from run to run, before SeededLimit). Empty
 // since every family reaches the target (AIMD 95 %, Vegas 98 %): a family
 // that falls below it fails.
 var episodeFloor = map[string]float64{}
@@ -901,7 +761,7 @@ var perturbations = []struct {
 	// less a trace (the target is the unperturbed one's); Vegas' first at
 	// 65 %, set when it moved 74–94 % from run to run (its probe jitter
 	// drawn from a global source the parallel runs shared), raised to
-	// 70/80/80 % once seededLimit made its runs repeat (78/89/89 %), and
+	// 70/80/80 % once SeededLimit made its runs repeat (78/89/89 %), and
 	// held at the 95 % target at 100 % once swings over a standing queue
 	// had to be half of the trace (oscQueuedShare) and an integer limit on
 	// one value since the recording began stopped counting as a bound

@@ -1,7 +1,12 @@
 //go:build !race
 
-// Slow: simulates eight hour-long traces and runs promtool over them (make
-// test runs this file in its second, race-free pass).
+// randseednop=0: rand.Seed seeds the global math/rand source again, which
+// thirdpartytest.Vegas needs to make its runs repeatable.
+//go:debug randseednop=0
+
+// Slow: simulates hour-long traces of our limiters and of
+// go-concurrency-limits v1.0.0's, and runs promtool over them (make test
+// runs this file in its second, race-free pass).
 
 package rules
 
@@ -17,6 +22,7 @@ import (
 
 	"github.com/limitscope/limitscope/diagnose"
 	"github.com/limitscope/limitscope/internal/testtools"
+	"github.com/limitscope/limitscope/internal/thirdpartytest"
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/sim"
 	"github.com/limitscope/limitscope/scrape"
@@ -114,6 +120,23 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 		// degraded rule fires (78 % of the alert-minutes agreed while both
 		// fired)
 		{diagnose.Degraded, "aimd", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), BaseLatency: dp(3 * base), ErrorRate: fp(0.02)}}, &limiter.Windowed{Limiter: &limiter.AIMD{InitialLimit: c, MaxLimit: 10 * c}, Window: 100 * time.Millisecond, MinSamples: 20}},
+		// go-concurrency-limits v1.0.0's algorithms, fed as its own
+		// DefaultLimiter feeds them (thirdpartytest.SimLimit)
+		{diagnose.Healthy, "gclgradienthealthy", []sim.Step{start}, thirdpartytest.Gradient2(c, 0.2, 4)},
+		{diagnose.Degraded, "gclgradientdegraded", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), BaseLatency: dp(3 * base)}}, thirdpartytest.Gradient2(c, 0.2, 4)},
+		{diagnose.Degraded, "gclgradientheld", []sim.Step{start, {At: at(40), BaseLatency: dp(3 * base)}}, thirdpartytest.Gradient2(c, 0.2, 4)},
+		{diagnose.Degraded, "gclgradientcollapse", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), ErrorRate: fp(0.05)}}, thirdpartytest.Gradient2(c, 0.2, 4)},
+		{diagnose.PipelineBound, "gclgradientpipeline", []sim.Step{start, {At: at(35), Demand: fp(0.1 * thr)}}, thirdpartytest.Gradient2(c, 0.2, 4)},
+		{diagnose.Healthy, "gclvegashealthy", []sim.Step{start}, thirdpartytest.Vegas(c, 1)},
+		{diagnose.Degraded, "gclvegasdegraded", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), BaseLatency: dp(3 * base)}}, thirdpartytest.Vegas(c, 1)},
+		{diagnose.Degraded, "gclvegasheld", []sim.Step{start, {At: at(40), BaseLatency: dp(3 * base)}}, thirdpartytest.Vegas(c, 1)},
+		{diagnose.Degraded, "gclvegascollapse", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), ErrorRate: fp(0.05)}}, thirdpartytest.Vegas(c, 1)},
+		{diagnose.PipelineBound, "gclvegaspipeline", []sim.Step{start, {At: at(35), Demand: fp(0.1 * thr)}}, thirdpartytest.Vegas(c, 1)},
+		{diagnose.Healthy, "gclaimdhealthy", []sim.Step{start}, thirdpartytest.AIMD(c, 0.9, 1)},
+		{diagnose.Oscillating, "gclaimdswinging", []sim.Step{start}, thirdpartytest.AIMD(c, 0.5, 3)},
+		{diagnose.Degraded, "gclaimddegraded", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), BaseLatency: dp(3 * base)}}, thirdpartytest.AIMD(c, 0.9, 1)},
+		{diagnose.Degraded, "gclaimdcollapse", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), ErrorRate: fp(0.05)}}, thirdpartytest.AIMD(c, 0.9, 1)},
+		{diagnose.PipelineBound, "gclaimdpipeline", []sim.Step{start, {At: at(35), Demand: fp(0.1 * thr)}}, thirdpartytest.AIMD(c, 0.9, 1)},
 	}
 	dir := t.TempDir()
 	m := scrape.Presets["limitscope"]
@@ -134,6 +157,16 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 		sc.Client.Timeout = sim.Duration(time.Second)
 		r := sim.Run(sc, cs.lim, sim.Options{Name: cs.name})
 		says[cs.name] = diagnose.Classify(cs.name, r.Samples, diagnose.Options{Window: window}).Findings
+		if d := os.Getenv("DEBUG_RULES_TRACES"); d != "" { // to read them with limitscope diagnose
+			tw, err := trace.Create(filepath.Join(d, cs.name+".csv"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, smp := range r.Samples {
+				tw.Write(smp)
+			}
+			tw.Close()
+		}
 		for _, l := range seriesOf(cs.name, r.Samples) {
 			b.WriteString(l)
 		}
@@ -145,9 +178,24 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 	for tm := first; tm <= dur; tm += time.Minute {
 		fmt.Fprintf(&b, "      - expr: ALERTS{alertstate=\"firing\"}\n        eval_time: %s\n        exp_samples: []\n", promDuration(tm))
 	}
-	if os.Getenv("DEBUG_RULES") != "" {
-		for _, e := range []string{"limitscope:rtt_min_rise:2m", "limitscope:limit_drop:2m", "limitscope:limit_pinned:2m", "limitscope:limit_band:2m", "limitscope:limit_swings:2m", "limitscope:limit_median:2m", "limitscope:rtt_min_seconds", "limitscope:limit"} {
-			fmt.Fprintf(&b, "      - expr: %s\n        eval_time: 30m\n        exp_samples: []\n", e)
+	// DEBUG_RULES_AT="45m,52m" (with DEBUG_RULES) lists the evidence at
+	// those times, for DEBUG_RULES_LIMITER's series (default: every one)
+	if at := os.Getenv("DEBUG_RULES_AT"); at != "" {
+		sel := ""
+		if l := os.Getenv("DEBUG_RULES_LIMITER"); l != "" {
+			sel = fmt.Sprintf("{limiter=%q}", l)
+		}
+		exprs := []string{"rtt_min_rise:2m", "rtt_rise:2m", "completions_share:2m", "utilisation:2m", "limit_drop:2m", "limit_pinned:2m", "limit_band:2m", "limit_swings:2m", "limit_median:2m", "limit_calm:2m", "lost_share:2m", "lost_share_calm:2m"}
+		for i := range exprs {
+			exprs[i] = "limitscope:" + exprs[i] + sel
+		}
+		if e := os.Getenv("DEBUG_RULES_EXPRS"); e != "" { // ;-separated PromQL
+			exprs = strings.Split(e, ";")
+		}
+		for _, tm := range strings.Split(at, ",") {
+			for _, e := range exprs {
+				fmt.Fprintf(&b, "      - expr: '%s'\n        eval_time: %s\n        exp_samples: []\n", e, tm)
+			}
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "t.yml"), []byte(b.String()), 0o644); err != nil {

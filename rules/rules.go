@@ -182,6 +182,7 @@ func Build(opt Options) (File, []string, error) {
 	ev := Group{Name: "limitscope-" + m.Name + "-evidence"}
 	rec := func(name, expr string) { ev.Rules = append(ev.Rules, Rule{Record: name + ":" + w, Expr: expr}) }
 	lim := "limitscope:limit"
+	on := "on(" + by + ")"
 	rec("limitscope:limit_median", fmt.Sprintf("quantile_over_time(0.5, %s[%s])", lim, w))
 	// spread: the limit's lo–hi quantile range over the window, as a share
 	// of its median
@@ -257,6 +258,17 @@ func Build(opt Options) (File, []string, error) {
 			rec("limitscope:rtt_rise", fmt.Sprintf("limitscope:rtt_median:%s / min_over_time(limitscope:rtt_median:%s[%s])", w, w, base))
 			rec("limitscope:completions", fmt.Sprintf("avg_over_time(limitscope:in_flight[%s]) / avg_over_time(limitscope:rtt_seconds[%s])", w, w))
 			rec("limitscope:completions_share", fmt.Sprintf("limitscope:completions:%s / max_over_time(limitscope:completions:%s[%s])", w, w, base))
+			// the limit's median in calm windows: the RTT within
+			// RTTFollows of its calm level, or completions within TputFall
+			// of their best (a limiter creeping up over healthy minutes
+			// queues a little: go-concurrency-limits' Gradient2 grew from
+			// 23 to 42 over 40 minutes, its RTT 1.8× the first minutes',
+			// completing as much as ever). Its highest over the baseline
+			// span is the level the limit held before a slowdown
+			// (diagnose's calmHigh), which a limit that fell and climbed
+			// part of the way back has not grown past
+			rec("limitscope:limit_calm", fmt.Sprintf("limitscope:limit_median:%s and %s (limitscope:rtt_rise:%s < %g or limitscope:completions_share:%s >= %g)",
+				w, on, w, float64(diagnose.RTTFollows), w, float64(diagnose.TputFall)))
 		}
 	} else {
 		notes = append(notes, "without a min RTT, LimiterDegradedDownstream cannot tell a slower downstream (a limiter exporting no RTT cannot show one)")
@@ -266,7 +278,6 @@ func Build(opt Options) (File, []string, error) {
 	value := func(rule string) string {
 		return fmt.Sprintf(`{{ with printf "%s:%s{limiter=%%q,instance=%%q,job=%%q}" $labels.limiter $labels.instance $labels.job | query }}{{ . | first | value | printf "%%.2f" }}{{ end }}`, rule, w)
 	}
-	on := "on(" + by + ")"
 	// alert appends one alerting rule: held for --for, labelled with its
 	// severity and verdict, its summary naming the limiter and instance
 	// evidence labels each of an alert's rules (LimiterDegradedDownstream
@@ -332,17 +343,18 @@ func Build(opt Options) (File, []string, error) {
 	}
 	if have[trace.FieldRTTMin] && have[trace.FieldRTT] && have[trace.FieldInFlight] {
 		// slower with the limit held, as diagnose's: wherever a limit that
-		// did not grow sits (not past OwnQueueGrowth of its lowest window
-		// median over the baseline span: PromQL cannot tell the level
-		// before an incident, so a limit that fell and climbed part of the
-		// way back is left out, where diagnose judges it), the min RTT up
+		// did not grow sits (not past OwnQueueGrowth of the highest level
+		// it held at a calm RTT over the baseline span: a limit that fell
+		// and climbed part of the way back, as go-concurrency-limits'
+		// Gradient2 does once its long RTT average catches up, held; one
+		// that grew as the RTT rose built its own queue), the min RTT up
 		// DegradedRTTRise with the RTT following (RTTFollows) while
 		// completions fall to SlowerShare of their best, demand filling
 		// the limit. Not where the limit is pinned or fell (the slower
 		// rule's) nor where it swings (its own queue may have raised the
 		// RTT).
 		alert("LimiterDegradedDownstream", "slower-held", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g%s and %s limitscope:limit_median:%s <= %g * min_over_time(limitscope:limit_median:%s[%s]) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s)",
+			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g%s and %s limitscope:limit_median:%s <= %g * max_over_time(limitscope:limit_calm:%s[%s]) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s)",
 				w, float64(diagnose.SlowerShare), on, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.RTTFollows), filled,
 				on, w, float64(diagnose.OwnQueueGrowth), w, base, on, w, w, float64(diagnose.CollapseDrop), on, swinging),
 			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit held)",
@@ -355,10 +367,15 @@ func Build(opt Options) (File, []string, error) {
 			on, w, float64(diagnose.ErrorShare), on, w, w)
 		lossesSaid := fmt.Sprintf("losses made %s of what it let through (calm level %s).", value("limitscope:lost_share"), value("limitscope:lost_share_calm"))
 		// smaller: the limit fell to half its earlier level with errors
-		// up — capacity lost with errors, whatever the latency did; not a
-		// limit nothing uses (in-flight 0 at the median), whose fall is
-		// no capacity lost
-		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s", w, float64(diagnose.CollapseDrop), lossesUp)
+		// up — capacity lost with errors, whatever the latency did — or
+		// pinned at its floor with losses at errorShare, above their calm
+		// level or not, as diagnose's (w.pinned && lossy): an AIMD that
+		// lost 8 % to shedding while healthy and, the downstream cut to
+		// 30 %, sits at 1 losing 4 % lost capacity all the same. Not a
+		// limit nothing uses (in-flight 0 at the median), whose fall is no
+		// capacity lost
+		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s (limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s or limitscope:limit_pinned:%s == 1)",
+			w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w, w)
 		if have[trace.FieldInFlight] {
 			capacityLost += fmt.Sprintf(" and %s %s > 0", on, inFlightMedian)
 		}

@@ -255,7 +255,8 @@ func promtoolAlerts(t *testing.T, in []series, expect map[string][]firing) {
 // A limit that falls to 40 % with losses while nothing is in flight at the
 // median (a batch every fourth scrape, idle between) is no capacity lost:
 // a limit nothing uses binds nothing. The same fall with in-flight against
-// the limit fires capacity-lost.
+// the limit fires capacity-lost, and so does a limit pinned at 1 losing no
+// more than it lost while healthy.
 func TestCapacityLostNeedsInFlight(t *testing.T) {
 	batches := make([]float64, steps+1)
 	for i := range batches {
@@ -266,8 +267,15 @@ func TestCapacityLostNeedsInFlight(t *testing.T) {
 	var in []series
 	in = append(in, withDropped(limiterSeries("collapse", from(40, 16, 240), from(38, 16, 240), constant(0.020), constant(0.022), constant(400)), from(0, 40, 240))...)
 	in = append(in, withDropped(limiterSeries("unused", from(40, 16, 240), batches, constant(0.020), constant(0.022), constant(0)), from(0, 40, 240))...)
+	// an AIMD that sheds 8 % of what it sends while healthy and, its
+	// downstream cut, sits pinned at 1 losing 4 %: losses at no more than
+	// their calm level, yet capacity lost (diagnose's pinned and lossy;
+	// go-concurrency-limits' AIMD in rules/agreement_test.go)
+	in = append(in, withDropped(limiterSeries("pinned", from(40, 1, 240), from(38, 1, 240), constant(0.020), constant(0.022), constant(400)), from(150, 1.9, 240))...)
 	promtoolAlerts(t, in, map[string][]firing{"LimiterDegradedDownstream": {
 		{"collapse", "capacity-lost", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
+		{"pinned", "capacity-lost", "critical", "pinned on svc:9090: the downstream lost capacity (the limit at 2.5% of its best in the last 1h, with losses)",
+			"the limit fell to 2.5% of its best while losses made 0.04 of what it let through (calm level 0.04). " + degradedAdvice},
 	}})
 }
 
@@ -356,7 +364,8 @@ func TestPipelineBoundWithoutRejections(t *testing.T) {
 // (completions at a third), or while a limit holds around 150 and in-flight
 // falls from 140 to 43 (the rest shed as fast failures). The limits jitter
 // by ±10 %, as a held limit does: a flat one reads as pinned at its floor,
-// which the slower rule covers. Not where only the RTT rose (the min RTT
+// which the slower rule covers. A limit that fell and climbed part of the
+// way back held too. Not where only the RTT rose (the min RTT
 // flat: a queue), where the limit grew with it, nor where in-flight fell
 // under a fifth of the limit, flat at its maximum or not.
 func TestSlowerWithTheLimitHeldFires(t *testing.T) {
@@ -383,7 +392,21 @@ func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 	// pipeline-bound, and the slower rule paged on it before it asked that
 	// demand fill the limit
 	in = append(in, limiterSeries("atmax", constant(150), from(140, 14, 240), tripled(0.020), tripled(0.022), constant(0))...)
+	// a limit that fell to 16 and climbed back to 28 of the 40 it held, as
+	// go-concurrency-limits' Gradient2 does once its long RTT average
+	// catches up: held (not past the level it held at a calm RTT), where
+	// its lowest window (16) once set the bar
+	climbed := held(40)
+	for i := 240; i <= steps; i++ {
+		climbed[i] *= 0.7
+		if i < 260 {
+			climbed[i] *= 0.4 / 0.7
+		}
+	}
+	in = append(in, limiterSeries("climbed", climbed, mul(climbed, constant(0.9)), tripled(0.020), tripled(0.022), constant(0))...)
 	promtoolAlerts(t, in, map[string][]firing{"LimiterDegradedDownstream": {
+		{"climbed", "slower-held", "critical", "climbed on svc:9090: the downstream got slower (completions at 23.33% of their best in the last 1h, the limit held)",
+			"completions fell to 23.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 28.00. " + degradedAdvice},
 		{"held", "slower-held", "critical", "held on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
 			"completions fell to 33.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 22.00. " + degradedAdvice},
 		{"sheds", "slower-held", "critical", "sheds on svc:9090: the downstream got slower (completions at 10.24% of their best in the last 1h, the limit held)",
