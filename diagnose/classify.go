@@ -2918,6 +2918,8 @@ const (
 	SlowerGrownRTTRise Threshold = slowerGrownRTTRise
 	BurstUtil          Threshold = burstUtil
 	TputFall           Threshold = tputFall
+	LostMost           Threshold = lostMost
+	FailingRate        Threshold = failingRate
 )
 
 // Advice is the recommendation of a class without a target's numbers: what

@@ -250,28 +250,34 @@ func Build(opt Options) (File, []string, error) {
 			// the min RTT or more: a standing queue where it is persistent
 			rec("limitscope:rtt_queued_share", fmt.Sprintf("avg_over_time((limitscope:rtt_seconds >= bool %g * limitscope:rtt_min_seconds)[%s:%s])", float64(diagnose.StandingQueueRatio), w, step))
 		}
-		if have[trace.FieldRTT] && have[trace.FieldInFlight] {
-			// the RTT's rise against its calm level, as the min RTT's;
-			// completions by Little's law (in-flight / RTT) and their share
-			// of the best window of the baseline span
-			rec("limitscope:rtt_median", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_seconds[%s])", w))
-			rec("limitscope:rtt_rise", fmt.Sprintf("limitscope:rtt_median:%s / min_over_time(limitscope:rtt_median:%s[%s])", w, w, base))
-			rec("limitscope:completions", fmt.Sprintf("avg_over_time(limitscope:in_flight[%s]) / avg_over_time(limitscope:rtt_seconds[%s])", w, w))
-			rec("limitscope:completions_share", fmt.Sprintf("limitscope:completions:%s / max_over_time(limitscope:completions:%s[%s])", w, w, base))
-			// the limit's median in calm windows: the RTT within
-			// RTTFollows of its calm level, or completions within TputFall
-			// of their best (a limiter creeping up over healthy minutes
-			// queues a little: go-concurrency-limits' Gradient2 grew from
-			// 23 to 42 over 40 minutes, its RTT 1.8× the first minutes',
-			// completing as much as ever). Its highest over the baseline
-			// span is the level the limit held before a slowdown
-			// (diagnose's calmHigh), which a limit that fell and climbed
-			// part of the way back has not grown past
-			rec("limitscope:limit_calm", fmt.Sprintf("limitscope:limit_median:%s and %s (limitscope:rtt_rise:%s < %g or limitscope:completions_share:%s >= %g)",
-				w, on, w, float64(diagnose.RTTFollows), w, float64(diagnose.TputFall)))
-		}
 	} else {
 		notes = append(notes, "without a min RTT, LimiterDegradedDownstream cannot tell a slower downstream (a limiter exporting no RTT cannot show one)")
+	}
+	if have[trace.FieldRTT] && have[trace.FieldInFlight] {
+		// the RTT's rise against its calm level (its lowest window
+		// median over the baseline span), as the min RTT's; completions
+		// by Little's law (in-flight / RTT) and their share of the best
+		// window of the baseline span
+		rec("limitscope:rtt_median", fmt.Sprintf("quantile_over_time(0.5, limitscope:rtt_seconds[%s])", w))
+		rec("limitscope:rtt_rise", fmt.Sprintf("limitscope:rtt_median:%s / min_over_time(limitscope:rtt_median:%s[%s])", w, w, base))
+		rec("limitscope:completions", fmt.Sprintf("avg_over_time(limitscope:in_flight[%s]) / avg_over_time(limitscope:rtt_seconds[%s])", w, w))
+		rec("limitscope:completions_share", fmt.Sprintf("limitscope:completions:%s / max_over_time(limitscope:completions:%s[%s])", w, w, base))
+		// the limit's median in calm windows: the RTT within RTTFollows
+		// of its calm level, or completions within TputFall of their
+		// best (a limiter creeping up over healthy minutes queues a
+		// little: go-concurrency-limits' Gradient2 grew from 23 to 42
+		// over 40 minutes, its RTT 1.8× the first minutes', completing
+		// as much as ever). Its highest over the baseline span is the
+		// level the limit held before a slowdown (diagnose's calmHigh),
+		// which a limit that fell and climbed part of the way back has
+		// not grown past. The median of the last window's medians, not
+		// the latest: the RTT, a rate over a minute, answers a step later
+		// than the limit's gauge does, and a limit stepping up with the
+		// RTT (its own queue) read "calm" at a level halfway up in between
+		// (a swing's lowest median would set the bar at its trough)
+		rec("limitscope:limit_calm", fmt.Sprintf("quantile_over_time(0.5, limitscope:limit_median:%s[%s]) and %s (limitscope:rtt_rise:%s < %g or limitscope:completions_share:%s >= %g)",
+			w, w, on, w, float64(diagnose.RTTFollows), w, float64(diagnose.TputFall)))
+		rec("limitscope:limit_calm_high", fmt.Sprintf("max_over_time(limitscope:limit_calm:%s[%s])", w, base))
 	}
 
 	alerts := Group{Name: "limitscope-" + m.Name + "-alerts"}
@@ -352,11 +358,17 @@ func Build(opt Options) (File, []string, error) {
 		// completions fall to SlowerShare of their best, demand filling
 		// the limit. Not where the limit is pinned or fell (the slower
 		// rule's) nor where it swings (its own queue may have raised the
-		// RTT).
+		// RTT) — unless it swings around the level it held while the min
+		// RTT doubled (SlowerGrownRTTRise), as diagnose's swingHeld: a
+		// swing around an unchanged level cannot have doubled the no-load
+		// latency (our AIMD's saw-tooth, 25–61, its downstream's latency
+		// tripled: oscillating, where diagnose reads degraded)
+		swingHeld := fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s limitscope:limit_median:%s <= %g * limitscope:limit_calm_high:%s + clamp_min(sqrt(limitscope:limit_calm_high:%s), %g)",
+			w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.OwnQueueGrowth), w, w, float64(diagnose.FloorJitter))
 		alert("LimiterDegradedDownstream", "slower-held", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g%s and %s limitscope:limit_median:%s <= %g * max_over_time(limitscope:limit_calm:%s[%s]) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s)",
+			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g%s and %s (limitscope:limit_median:%s <= %g * limitscope:limit_calm_high:%s or %s) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s unless %s (%s))",
 				w, float64(diagnose.SlowerShare), on, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.RTTFollows), filled,
-				on, w, float64(diagnose.OwnQueueGrowth), w, base, on, w, w, float64(diagnose.CollapseDrop), on, swinging),
+				on, w, float64(diagnose.OwnQueueGrowth), w, swingHeld, on, w, w, float64(diagnose.CollapseDrop), on, swinging, on, swingHeld),
 			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit held)",
 			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the min RTT rose %s× and the RTT %s× with the limit held at %s.", value("limitscope:rtt_min_rise"), value("limitscope:rtt_rise"), value("limitscope:limit_median")))
 	}
@@ -399,15 +411,36 @@ func Build(opt Options) (File, []string, error) {
 				"the downstream takes a small share of the demand (the limit turns away {{ $value | humanizePercentage }} of it, with losses)",
 				"the limit turned away {{ $value | humanizePercentage }} of demand while "+lossesSaid)
 		}
+		if have[trace.FieldRTT] {
+			// failing, as diagnose's: errors up while the limit is far
+			// from binding — losses at BindingShare of what it lets
+			// through with in-flight under PipelineUtil of it (a
+			// controller fed fast errors runs its limit to its maximum:
+			// our Envoy-style controller at 220, in-flight 8 % of it,
+			// losing 94 % of what it sends), unless overloaded
+			// (completions held at TputFall of their best behind a queue
+			// the limit let in: the losses are its excess) — or losses at
+			// LostMost with completions halved, wherever the limit sits;
+			// at a rate of FailingRate of the best completions or more (a
+			// few timeouts in a batch's idle gap are no failing
+			// downstream), with requests in flight
+			far := fmt.Sprintf("limitscope:lost_share:%s >= %g and %s limitscope:utilisation:%s < %g unless %s (limitscope:completions_share:%s > %g and %s limitscope:rtt_rise:%s >= %g)",
+				w, float64(diagnose.BindingShare), on, w, float64(diagnose.PipelineUtil), on, w, float64(diagnose.TputFall), on, w, float64(diagnose.RTTFollows))
+			most := fmt.Sprintf("limitscope:lost_share:%s >= %g and %s limitscope:completions_share:%s <= %g", w, float64(diagnose.LostMost), on, w, float64(diagnose.CollapseDrop))
+			alert("LimiterDegradedDownstream", "failing", "critical", diagnose.Degraded,
+				fmt.Sprintf("(%s or %s) and %s and %s avg_over_time(limitscope:dropped:rate1m[%s]) >= %g * max_over_time(limitscope:completions:%s[%s]) and %s %s > 0",
+					far, most, lossesUp, on, w, float64(diagnose.FailingRate), w, base, on, inFlightMedian),
+				"the downstream fails what it is sent (losses make {{ $value | humanizePercentage }} of what the limit lets through)",
+				fmt.Sprintf("losses made {{ $value | humanizePercentage }} of what the limit let through (calm level %s) with in-flight at %s of the limit and completions at %s of their best.", value("limitscope:lost_share_calm"), value("limitscope:utilisation"), value("limitscope:completions_share")))
+		}
 	}
 	// stalled, as diagnose's: no RTT all window (the RTT, a mean of
 	// successes, is NaN where none completed) while in-flight holds
 	// requests, where the baseline span had an RTT and the window spans
 	// StalledRTTs of it — whatever the loss series says
-	stalled := ""
 	if have[trace.FieldRTT] && have[trace.FieldInFlight] {
 		measured := func(span string) string { return fmt.Sprintf("(limitscope:rtt_seconds >= 0)[%s:%s]", span, step) }
-		stalled = fmt.Sprintf("%s > 0 unless %s count_over_time(%s) > 0 and %s quantile_over_time(0.5, %s) * %g <= %g",
+		stalled := fmt.Sprintf("%s > 0 unless %s count_over_time(%s) > 0 and %s quantile_over_time(0.5, %s) * %g <= %g",
 			inFlightMedian, on, measured(w), on, measured(base), float64(diagnose.StalledRTTs), opt.Window.Seconds())
 		alert("LimiterDegradedDownstream", "stalled", "critical", diagnose.Degraded, stalled,
 			"the downstream completes nothing it is sent (no request succeeded in the last "+w+", {{ $value }} in flight)",
@@ -437,9 +470,11 @@ func Build(opt Options) (File, []string, error) {
 		if have[trace.FieldRTTMin] {
 			expr += fmt.Sprintf(" unless %s limitscope:rtt_min_rise:%s >= %g", on, w, float64(diagnose.DegradedRTTRise))
 		}
-		if stalled != "" {
-			// a stalled downstream holds fewer than the limit lets in
-			expr += fmt.Sprintf(" unless %s (%s)", on, stalled)
+		if len(degraded) > 0 {
+			// as diagnose's degraded evidence outranks a pipeline: a
+			// stalled downstream holds fewer than the limit lets in, and
+			// a failing one runs a limiter fed fast errors to its maximum
+			expr += fmt.Sprintf(" unless %s (%s)", on, strings.Join(degraded, " or "))
 		}
 		alert("LimiterPipelineBound", "", "info", diagnose.PipelineBound, expr,
 			"the pipeline, not the downstream, is the constraint",

@@ -279,6 +279,28 @@ func TestCapacityLostNeedsInFlight(t *testing.T) {
 	}})
 }
 
+// A downstream that fails what it is sent while the limit is far from
+// binding fires LimiterDegradedDownstream's failing rule, as diagnose's:
+// at 60 minutes a controller fed fast errors runs its limit from 40 to 220
+// while in-flight falls to 18 and losses make 60 % of what it lets through
+// (LimiterPipelineBound, which in-flight at 8 % of the limit would fire,
+// stays quiet). Not where the losses are a queue's excess: completions held
+// at their best behind an RTT 2.5× up, 10 % lost, in-flight at 43 % of the
+// limit (overloaded) — a pipeline-bound reading there, as diagnose's.
+func TestFailingDownstreamFires(t *testing.T) {
+	var in []series
+	in = append(in, withDropped(limiterSeries("failing", from(40, 220, 240), from(38, 18, 240), constant(0.020), constant(0.022), constant(0)), from(0, 1.5*18/0.022, 240))...)
+	in = append(in, withDropped(limiterSeries("overloaded", from(40, 220, 240), from(38, 95, 240), constant(0.020), from(0.022, 0.055, 240), constant(0)), from(0, 95/0.055/9, 240))...)
+	promtoolAlerts(t, in, map[string][]firing{
+		"LimiterDegradedDownstream": {{"failing", "failing", "critical",
+			"failing on svc:9090: the downstream fails what it is sent (losses make 60% of what the limit lets through)",
+			"losses made 60% of what the limit let through (calm level 0.00) with in-flight at 0.08 of the limit and completions at 0.47 of their best. " + degradedAdvice}},
+		"LimiterPipelineBound": {{"overloaded", "", "info",
+			"overloaded on svc:9090: the pipeline, not the downstream, is the constraint",
+			"in-flight is 0.43 of the limit 220.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}},
+	})
+}
+
 // A downstream whose requests stop succeeding (the RTT's count flat from
 // minute 60, so the RTT, a mean of successes, is NaN) while 8 stay in flight
 // under a limit of 20 fires LimiterDegradedDownstream's stalled rule, and
@@ -403,12 +425,31 @@ func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 			climbed[i] *= 0.4 / 0.7
 		}
 	}
-	in = append(in, limiterSeries("climbed", climbed, mul(climbed, constant(0.9)), tripled(0.020), tripled(0.022), constant(0))...)
-	promtoolAlerts(t, in, map[string][]firing{"LimiterDegradedDownstream": {
+	climbedIn := from(36, 25.2, 240)
+	for i := 240; i < 260; i++ {
+		climbedIn[i] = 14.4
+	}
+	in = append(in, limiterSeries("climbed", climbed, climbedIn, tripled(0.020), tripled(0.022), constant(0))...)
+	// a saw-tooth (25 ↔ 40 every minute, saturated) whose downstream's
+	// latency triples: a swing around the level it held while the min RTT
+	// tripled (diagnose's swingHeld) is slower-held, not oscillating; the
+	// same swing with the min RTT up 1.6× stays oscillating
+	saw := make([]float64, steps+1)
+	for i := range saw {
+		saw[i] = 25 + 15*float64((i/4)%2)
+	}
+	in = append(in, limiterSeries("saw", saw, saw, tripled(0.020), tripled(0.022), constant(0))...)
+	in = append(in, limiterSeries("sawmild", saw, saw, from(0.020, 0.032, 240), tripled(0.022), constant(0))...)
+	promtoolAlerts(t, in, map[string][]firing{"LimiterOscillating": {
+		{"sawmild", "", "warning", "sawmild on svc:9090: the limit swings widely (10–90% band 37.5% of its median)",
+			"the limit's 10–90% band is 37.5% of its median 40.00, moving by more than its jitter (√limit) again and again in 5m. " + diagnose.Advice(diagnose.Oscillating)},
+	}, "LimiterDegradedDownstream": {
 		{"climbed", "slower-held", "critical", "climbed on svc:9090: the downstream got slower (completions at 23.33% of their best in the last 1h, the limit held)",
 			"completions fell to 23.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 28.00. " + degradedAdvice},
 		{"held", "slower-held", "critical", "held on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
 			"completions fell to 33.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 22.00. " + degradedAdvice},
+		{"saw", "slower-held", "critical", "saw on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
+			"completions fell to 33.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 40.00. " + degradedAdvice},
 		{"sheds", "slower-held", "critical", "sheds on svc:9090: the downstream got slower (completions at 10.24% of their best in the last 1h, the limit held)",
 			"completions fell to 10.24% of their best while the min RTT rose 2.60× and the RTT 3.00× with the limit held at 150.00. " + degradedAdvice},
 	}})
