@@ -148,15 +148,23 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 		// over the same and over a downstream cut to 30 % as well, where it
 		// runs its limit to its maximum on fast errors. Before the swing
 		// exception to slower-held and the failing rule: 56, 93, 70, 75 %.
-		// Our Gradient2 at its defaults is left out: here it sheds 40 % of
-		// what it sends from its first minute, which diagnose reads as
-		// failing (no calm level of losses yet) and the rules, whose calm
-		// level is the lowest over the baseline, cannot (33–78 %)
+		// Our Gradient2 over the same slowdowns is left out: shedding
+		// since its first minute (below), it then sheds 84 % at its
+		// maximum, which diagnose reads as a limit above what the
+		// downstream takes (healthy, with a standing queue) and the rules
+		// as degraded: 75 %
 		{diagnose.Degraded, "oursaimdheld", []sim.Step{start, {At: at(40), BaseLatency: dp(3 * base)}}, &limiter.Windowed{Limiter: &limiter.AIMD{InitialLimit: c, MaxLimit: 10 * c}, Window: 100 * time.Millisecond, MinSamples: 20}},
 		{diagnose.Degraded, "oursvegasheld", []sim.Step{start, {At: at(40), Capacity: fp(0.5 * c), BaseLatency: dp(3 * base)}}, &limiter.Windowed{Limiter: &limiter.Vegas{InitialLimit: c}, Window: 100 * time.Millisecond, MinSamples: 20}},
 		{diagnose.Healthy, "envoyhealthy", []sim.Step{start}, envoy()},
 		{diagnose.Degraded, "envoyheld", []sim.Step{start, {At: at(40), BaseLatency: dp(3 * base)}}, envoy()},
 		{diagnose.Degraded, "envoydegraded", []sim.Step{start, {At: at(40), Capacity: fp(0.3 * c), BaseLatency: dp(3 * base)}}, envoy()},
+		// our Gradient2 at its defaults: deaf to losses, it runs to its
+		// maximum and sheds 40 % of what it sends from its first minute,
+		// in-flight at half its limit. Diagnose reads failing throughout
+		// (no calm level of losses ever forms); the rules read
+		// pipeline-bound (33 %) before the failing rule's never-calm
+		// clause
+		{diagnose.Degraded, "oursgtwoshedding", []sim.Step{start}, &limiter.Windowed{Limiter: &limiter.Gradient2{InitialLimit: c}, Window: 100 * time.Millisecond, MinSamples: 20}},
 		{diagnose.PipelineBound, "gclaimdpipeline", []sim.Step{start, {At: at(35), Demand: fp(0.1 * thr)}}, thirdpartytest.AIMD(c, 0.9, 1)},
 	}
 	dir := t.TempDir()

@@ -427,9 +427,18 @@ func Build(opt Options) (File, []string, error) {
 			far := fmt.Sprintf("limitscope:lost_share:%s >= %g and %s limitscope:utilisation:%s < %g unless %s (limitscope:completions_share:%s > %g and %s limitscope:rtt_rise:%s >= %g)",
 				w, float64(diagnose.BindingShare), on, w, float64(diagnose.PipelineUtil), on, w, float64(diagnose.TputFall), on, w, float64(diagnose.RTTFollows))
 			most := fmt.Sprintf("limitscope:lost_share:%s >= %g and %s limitscope:completions_share:%s <= %g", w, float64(diagnose.LostMost), on, w, float64(diagnose.CollapseDrop))
+			// never calm: every window of the baseline span lost
+			// BindingShare with in-flight under PipelineUtil of the limit —
+			// each would have been failing, so no calm level of losses
+			// ever formed (diagnose's noCalm: a limiter running into
+			// shedding from its first minute), and the losses need not
+			// have doubled. (lossesUp continues a conjunction: the
+			// lost share at 0 or more leads it here.)
+			neverCalm := fmt.Sprintf("min_over_time(limitscope:lost_share:%s[%s]) >= %g and %s max_over_time(limitscope:utilisation:%s[%s]) < %g",
+				w, base, float64(diagnose.BindingShare), on, w, base, float64(diagnose.PipelineUtil))
 			alert("LimiterDegradedDownstream", "failing", "critical", diagnose.Degraded,
-				fmt.Sprintf("(%s or %s) and %s and %s avg_over_time(limitscope:dropped:rate1m[%s]) >= %g * max_over_time(limitscope:completions:%s[%s]) and %s %s > 0",
-					far, most, lossesUp, on, w, float64(diagnose.FailingRate), w, base, on, inFlightMedian),
+				fmt.Sprintf("(%s or %s) and %s (limitscope:lost_share:%s >= 0%s or %s) and %s avg_over_time(limitscope:dropped:rate1m[%s]) >= %g * max_over_time(limitscope:completions:%s[%s]) and %s %s > 0",
+					far, most, on, w, " and "+lossesUp, neverCalm, on, w, float64(diagnose.FailingRate), w, base, on, inFlightMedian),
 				"the downstream fails what it is sent (losses make {{ $value | humanizePercentage }} of what the limit lets through)",
 				fmt.Sprintf("losses made {{ $value | humanizePercentage }} of what the limit let through (calm level %s) with in-flight at %s of the limit and completions at %s of their best.", value("limitscope:lost_share_calm"), value("limitscope:utilisation"), value("limitscope:completions_share")))
 		}

@@ -286,15 +286,23 @@ func TestCapacityLostNeedsInFlight(t *testing.T) {
 // (LimiterPipelineBound, which in-flight at 8 % of the limit would fire,
 // stays quiet). Not where the losses are a queue's excess: completions held
 // at their best behind an RTT 2.5× up, 10 % lost, in-flight at 43 % of the
-// limit (overloaded) — a pipeline-bound reading there, as diagnose's.
+// limit (overloaded) — a pipeline-bound reading there, as diagnose's. A
+// limiter losing 40 % from its first minute at half its limit fires too
+// (no calm level of losses ever formed); one losing 10 % while it fills
+// its limit (an AIMD probing its downstream's shed point) does not.
 func TestFailingDownstreamFires(t *testing.T) {
 	var in []series
+	in = append(in, withDropped(limiterSeries("shedding", constant(130), constant(60), constant(0.020), constant(0.022), constant(0)), constant(60/0.022*2/3))...)
+	in = append(in, withDropped(limiterSeries("probing", constant(40), constant(38), constant(0.020), constant(0.022), constant(400)), constant(38/0.022/9))...)
 	in = append(in, withDropped(limiterSeries("failing", from(40, 220, 240), from(38, 18, 240), constant(0.020), constant(0.022), constant(0)), from(0, 1.5*18/0.022, 240))...)
 	in = append(in, withDropped(limiterSeries("overloaded", from(40, 220, 240), from(38, 95, 240), constant(0.020), from(0.022, 0.055, 240), constant(0)), from(0, 95/0.055/9, 240))...)
 	promtoolAlerts(t, in, map[string][]firing{
 		"LimiterDegradedDownstream": {{"failing", "failing", "critical",
 			"failing on svc:9090: the downstream fails what it is sent (losses make 60% of what the limit lets through)",
-			"losses made 60% of what the limit let through (calm level 0.00) with in-flight at 0.08 of the limit and completions at 0.47 of their best. " + degradedAdvice}},
+			"losses made 60% of what the limit let through (calm level 0.00) with in-flight at 0.08 of the limit and completions at 0.47 of their best. " + degradedAdvice},
+			{"shedding", "failing", "critical",
+				"shedding on svc:9090: the downstream fails what it is sent (losses make 40% of what the limit lets through)",
+				"losses made 40% of what the limit let through (calm level 0.40) with in-flight at 0.46 of the limit and completions at 1.00 of their best. " + degradedAdvice}},
 		"LimiterPipelineBound": {{"overloaded", "", "info",
 			"overloaded on svc:9090: the pipeline, not the downstream, is the constraint",
 			"in-flight is 0.43 of the limit 220.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}},
