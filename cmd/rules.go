@@ -39,7 +39,8 @@ or Mimir rulers) that judge every limiter the way diagnose does:
                                 RTT, over --window
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
                                 labelled evidence=slower, slower-held,
-                                capacity-lost, swamped, failing or stalled),
+                                slower-fallen, capacity-lost, swamped,
+                                failing or stalled),
                                 LimiterOscillating (warning),
                                 LimiterPipelineBound (info), each held for --for,
                                 with the numbers and the recommendation in its

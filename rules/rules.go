@@ -281,9 +281,14 @@ func Build(opt Options) (File, []string, error) {
 	}
 
 	alerts := Group{Name: "limitscope-" + m.Name + "-alerts"}
-	value := func(rule string) string {
-		return fmt.Sprintf(`{{ with printf "%s:%s{limiter=%%q,instance=%%q,job=%%q}" $labels.limiter $labels.instance $labels.job | query }}{{ . | first | value | printf "%%.2f" }}{{ end }}`, rule, w)
+	// optional renders format where the limiter has the recorded rule,
+	// with . its query result, and nothing where it has none (a limiter
+	// exporting no min RTT has no min-RTT rise); value renders the rule's
+	// value
+	optional := func(rule, format string) string {
+		return fmt.Sprintf(`{{ with printf "%s:%s{limiter=%%q,instance=%%q,job=%%q}" $labels.limiter $labels.instance $labels.job | query }}`, rule, w) + format + "{{ end }}"
 	}
+	value := func(rule string) string { return optional(rule, `{{ . | first | value | printf "%.2f" }}`) }
 	// alert appends one alerting rule: held for --for, labelled with its
 	// severity and verdict, its summary naming the limiter and instance
 	// evidence labels each of an alert's rules (LimiterDegradedDownstream
@@ -363,14 +368,48 @@ func Build(opt Options) (File, []string, error) {
 		// swing around an unchanged level cannot have doubled the no-load
 		// latency (our AIMD's saw-tooth, 25–61, its downstream's latency
 		// tripled: oscillating, where diagnose reads degraded)
+		// A limiter exporting no min RTT (AIMD, failsafe-go) is judged on
+		// the RTT instead, as diagnose's proxy, where the downstream did
+		// not already shed BindingShare at the calm level (then its own
+		// queue may be what deepened): failsafe-go v0.9.8 holding 260
+		// (of 282) over a downstream 3× slower, completions at 32 %, read
+		// degraded by diagnose and paged nothing.
+		minRise := fmt.Sprintf("(limitscope:rtt_min_rise:%s >= %g or limitscope:rtt_rise:%s >= %g unless %s limitscope:rtt_min_rise:%s",
+			w, float64(diagnose.DegradedRTTRise), w, float64(diagnose.DegradedRTTRise), on, w)
+		if lossEvidence {
+			minRise += fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
+		}
+		minRise += ")"
 		swingHeld := fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s limitscope:limit_median:%s <= %g * limitscope:limit_calm_high:%s + clamp_min(sqrt(limitscope:limit_calm_high:%s), %g)",
 			w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.OwnQueueGrowth), w, w, float64(diagnose.FloorJitter))
 		alert("LimiterDegradedDownstream", "slower-held", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g%s and %s (limitscope:limit_median:%s <= %g * limitscope:limit_calm_high:%s or %s) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s unless %s (%s))",
-				w, float64(diagnose.SlowerShare), on, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.RTTFollows), filled,
+			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s %s and %s limitscope:rtt_rise:%s >= %g%s and %s (limitscope:limit_median:%s <= %g * limitscope:limit_calm_high:%s or %s) unless %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g) unless %s (%s unless %s (%s))",
+				w, float64(diagnose.SlowerShare), on, minRise, on, w, float64(diagnose.RTTFollows), filled,
 				on, w, float64(diagnose.OwnQueueGrowth), w, swingHeld, on, w, w, float64(diagnose.CollapseDrop), on, swinging, on, swingHeld),
 			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit held)",
-			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the min RTT rose %s× and the RTT %s× with the limit held at %s.", value("limitscope:rtt_min_rise"), value("limitscope:rtt_rise"), value("limitscope:limit_median")))
+			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the RTT rose %s×%s with the limit held at %s.",
+				value("limitscope:rtt_rise"), optional("limitscope:rtt_min_rise", ` (the min RTT {{ . | first | value | printf "%.2f" }}×)`), value("limitscope:limit_median")))
+		// slower with the limit fallen, as diagnose's slowerFallenFar: the
+		// limit at half its best or less, calm, in-flight against it
+		// (UnboundUtil) and completions at SlowerShare need only the RTT
+		// up RTTFollows — a limiter that sat above its downstream with a
+		// standing queue sees less of the downstream's rise, and its
+		// min-RTT estimate may not move at all (go-concurrency-limits'
+		// Gradient keeps its no-load RTT until it probes: at 11 of 46 over
+		// a downstream 3× slower, completions at 21 %, the RTT 1.56× and
+		// the min RTT flat, it paged nothing for 17 minutes). Not where
+		// the min RTT rose 1.5× (the slower rule's), nor where the
+		// downstream shed BindingShare at the calm level
+		fallen := fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:limit_drop:%s <= %g and %s limitscope:rtt_rise:%s >= %g and %s limitscope:utilisation:%s >= %g and %s (limitscope:limit_band:%s < %g or limitscope:limit_band:%s * limitscope:limit_median:%s <= %s) unless %s limitscope:rtt_min_rise:%s >= %g",
+			w, float64(diagnose.SlowerShare), on, w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.RTTFollows), on, w, float64(diagnose.UnboundUtil),
+			on, w, float64(diagnose.OscBand), w, w, jitter, on, w, float64(diagnose.DegradedRTTRise))
+		if lossEvidence {
+			fallen += fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
+		}
+		alert("LimiterDegradedDownstream", "slower-fallen", "critical", diagnose.Degraded, fallen,
+			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit fell to half or less)",
+			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the RTT rose %s× and the limit fell to %s, %s of its best.",
+				value("limitscope:rtt_rise"), value("limitscope:limit_median"), value("limitscope:limit_drop")))
 	}
 	if lossEvidence {
 		// errors up, as diagnose's errorsUp: losses make errorShare of

@@ -448,17 +448,32 @@ func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 	}
 	in = append(in, limiterSeries("saw", saw, saw, tripled(0.020), tripled(0.022), constant(0))...)
 	in = append(in, limiterSeries("sawmild", saw, saw, from(0.020, 0.032, 240), tripled(0.022), constant(0))...)
+	// the "held" limiter exporting no min RTT (AIMD, failsafe-go): judged
+	// on the RTT, as diagnose's proxy
+	for _, sr := range limiterSeries("nomin", held(22), constant(19), tripled(0.020), tripled(0.022), constant(0)) {
+		if !strings.HasPrefix(sr.name, "limiter_rtt_min_seconds") {
+			in = append(in, sr)
+		}
+	}
+	// a limit fallen from 40 to 11, calm, in-flight against it, while the
+	// RTT rose 1.6× and the min RTT stayed (a no-load estimate kept until
+	// it probes): completions at 17 % — slower-fallen
+	in = append(in, limiterSeries("fallen", from(40, 11, 240), from(40, 11, 240), constant(0.020), from(0.022, 0.035, 240), constant(0))...)
 	promtoolAlerts(t, in, map[string][]firing{"LimiterOscillating": {
 		{"sawmild", "", "warning", "sawmild on svc:9090: the limit swings widely (10–90% band 37.5% of its median)",
 			"the limit's 10–90% band is 37.5% of its median 40.00, moving by more than its jitter (√limit) again and again in 5m. " + diagnose.Advice(diagnose.Oscillating)},
 	}, "LimiterDegradedDownstream": {
 		{"climbed", "slower-held", "critical", "climbed on svc:9090: the downstream got slower (completions at 23.33% of their best in the last 1h, the limit held)",
-			"completions fell to 23.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 28.00. " + degradedAdvice},
+			"completions fell to 23.33% of their best while the RTT rose 3.00× (the min RTT 3.00×) with the limit held at 28.00. " + degradedAdvice},
+		{"fallen", "slower-fallen", "critical", "fallen on svc:9090: the downstream got slower (completions at 17.29% of their best in the last 1h, the limit fell to half or less)",
+			"completions fell to 17.29% of their best while the RTT rose 1.59× and the limit fell to 11.00, 0.28 of its best. " + degradedAdvice},
 		{"held", "slower-held", "critical", "held on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
-			"completions fell to 33.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 22.00. " + degradedAdvice},
+			"completions fell to 33.33% of their best while the RTT rose 3.00× (the min RTT 3.00×) with the limit held at 22.00. " + degradedAdvice},
+		{"nomin", "slower-held", "critical", "nomin on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
+			"completions fell to 33.33% of their best while the RTT rose 3.00× with the limit held at 22.00. " + degradedAdvice},
 		{"saw", "slower-held", "critical", "saw on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
-			"completions fell to 33.33% of their best while the min RTT rose 3.00× and the RTT 3.00× with the limit held at 40.00. " + degradedAdvice},
+			"completions fell to 33.33% of their best while the RTT rose 3.00× (the min RTT 3.00×) with the limit held at 40.00. " + degradedAdvice},
 		{"sheds", "slower-held", "critical", "sheds on svc:9090: the downstream got slower (completions at 10.24% of their best in the last 1h, the limit held)",
-			"completions fell to 10.24% of their best while the min RTT rose 2.60× and the RTT 3.00× with the limit held at 150.00. " + degradedAdvice},
+			"completions fell to 10.24% of their best while the RTT rose 3.00× (the min RTT 2.60×) with the limit held at 150.00. " + degradedAdvice},
 	}})
 }

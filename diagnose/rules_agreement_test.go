@@ -1,0 +1,85 @@
+//go:build !race
+
+// Slow: runs five third-party limiters for an hour each, four ways, and
+// promtool over them (make test runs this file in its second, race-free
+// pass).
+
+package diagnose_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/internal/agreement"
+)
+
+// TestRulesAgreeOnRealLibraries runs limitscope rules' alerts over hour-long
+// traces of the real-libraries suite's limiters — go-concurrency-limits
+// v1.0.0's DefaultLimiter over Gradient, Gradient2, Vegas and AIMD, and
+// failsafe-go v0.9.8's adaptive limiter, each on its own request path,
+// clocks and windows — and compares them minute by minute with diagnose's
+// findings on the same traces: healthy for an hour, and from minute 40 a
+// downstream 3× slower, cut to 30 % and 3× slower with 2 % errors, or cut
+// to 30 % with 5 % errors at a flat latency. rules/agreement_test.go does
+// the same over the simulator's limiters.
+func TestRulesAgreeOnRealLibraries(t *testing.T) {
+	const (
+		iv  = 5 * time.Second
+		dur = 60 * time.Minute
+	)
+	at := 40 * time.Minute
+	scenarios := []struct {
+		name  string
+		steps func(c float64) []diagnose.RealStep
+	}{
+		{"healthy", func(float64) []diagnose.RealStep { return nil }},
+		{"slower", func(c float64) []diagnose.RealStep {
+			return []diagnose.RealStep{{At: at, Base: 3 * time.Duration(c/100*float64(time.Second))}}
+		}},
+		{"degraded", func(c float64) []diagnose.RealStep {
+			return []diagnose.RealStep{{At: at, Capacity: 0.3 * c, Base: 3 * time.Duration(c/100*float64(time.Second)), ErrRate: 0.02}}
+		}},
+		{"collapse", func(c float64) []diagnose.RealStep {
+			return []diagnose.RealStep{{At: at, Capacity: 0.3 * c, ErrRate: 0.05}}
+		}},
+	}
+	// a limiter label is lower-case letters only
+	label := strings.NewReplacer("-", "", "2", "two")
+	var (
+		mu  sync.Mutex
+		set []agreement.Case
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, 2)
+	)
+	for i, fam := range diagnose.RealFamilies() {
+		// failsafe-go at its defaults limit-cycles at capacities up to
+		// 100 in this world (the suite's episodeScale)
+		c := 20.0
+		if strings.HasPrefix(fam, "failsafe") {
+			c = 250
+		}
+		for j, sc := range scenarios {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				smp := diagnose.RunRealLibrary(t, fam, c, iv, dur, uint64(100*i+j+1), sc.steps(c)...)
+				mu.Lock()
+				set = append(set, agreement.Case{Name: label.Replace(fam) + sc.name, Samples: smp})
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	shares := agreement.Shares(t, set, agreement.Options{Window: 2 * time.Minute, Baseline: 30 * time.Minute, Interval: iv})
+	for _, cs := range set {
+		msg := fmt.Sprintf("%-32s alerts agree with diagnose's findings %.0f%% of the alert-minutes", cs.Name, 100*shares[cs.Name])
+		t.Log(msg)
+		if shares[cs.Name] < agreement.Floor {
+			t.Errorf("%s: below %.0f%%", msg, 100*agreement.Floor)
+		}
+	}
+}

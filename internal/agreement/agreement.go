@@ -1,0 +1,219 @@
+// Package agreement measures, for tests, how often the alerts of limitscope
+// rules agree with diagnose's findings on the same series: each trace is
+// turned into the limitscope preset's families, the real promtool
+// evaluates the rules over them, and every minute each alert's firing is
+// compared with whether diagnose's findings say that alert's class then.
+// Only tests import it (rules' simulator cases, diagnose's real libraries).
+package agreement
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+
+	"github.com/limitscope/limitscope/diagnose"
+	"github.com/limitscope/limitscope/internal/testtools"
+	"github.com/limitscope/limitscope/rules"
+	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// Case is one limiter's trace. Name becomes its limiter label: lower-case
+// letters only.
+type Case struct {
+	Name    string
+	Samples []trace.Sample
+}
+
+// Options are the rules' window and baseline, and the traces' sampling
+// interval (every case is read at it, one value per sample).
+type Options struct {
+	Window, Baseline, Interval time.Duration
+}
+
+// alertOf is the alert that says a class.
+var alertOf = map[diagnose.Class]string{
+	diagnose.Degraded:      "LimiterDegradedDownstream",
+	diagnose.Oscillating:   "LimiterOscillating",
+	diagnose.PipelineBound: "LimiterPipelineBound",
+}
+
+// verdicts are the classes of diagnose's episodes; its other findings
+// (standing-queue, stale-rtt-min, error-acceleration) overlap them.
+var verdicts = map[diagnose.Class]bool{diagnose.Healthy: true, diagnose.PipelineBound: true, diagnose.Degraded: true, diagnose.Oscillating: true, diagnose.Insufficient: true}
+
+// Shares returns, per case name, the share of alert-minutes (each minute
+// from the baseline plus one window to the end of the shortest trace, times
+// the three alerts) on which an alert fires exactly when diagnose's finding
+// at that minute says its class. It fails t where promtool cannot run the
+// test file. DEBUG_RULES=FILE writes promtool's answer to FILE and logs
+// every minute; DEBUG_RULES_AT="45m,52m" lists the evidence at those times
+// (DEBUG_RULES_LIMITER: for one case; DEBUG_RULES_EXPRS: ;-separated PromQL
+// instead).
+func Shares(t *testing.T, cases []Case, opt Options) map[string]float64 {
+	t.Helper()
+	promtool := testtools.Require(t, "promtool", "prometheus", "the rules are evaluated by the real promtool")
+	dir := t.TempDir()
+	m := scrape.Presets["limitscope"]
+	var rf strings.Builder
+	if err := rules.Write(&rf, rules.Options{Mapping: &m, Window: opt.Window, For: time.Second, Baseline: opt.Baseline}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rules.yml"), []byte(rf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "rule_files: [rules.yml]\nevaluation_interval: %s\ntests:\n  - interval: %s\n    input_series:\n", opt.Interval, opt.Interval)
+	says := map[string][]diagnose.Finding{}
+	dur := time.Duration(1<<63 - 1)
+	for _, cs := range cases {
+		says[cs.Name] = diagnose.Classify(cs.Name, cs.Samples, diagnose.Options{Window: opt.Window}).Findings
+		for _, l := range seriesOf(cs.Name, cs.Samples) {
+			b.WriteString(l)
+		}
+		dur = min(dur, time.Duration(len(cs.Samples)-1)*opt.Interval)
+	}
+	// ask for every firing alert each minute, expecting none: promtool
+	// lists what it got, which is what we want to know
+	first := opt.Baseline + opt.Window
+	b.WriteString("    promql_expr_test:\n")
+	for tm := first; tm <= dur; tm += time.Minute {
+		fmt.Fprintf(&b, "      - expr: ALERTS{alertstate=\"firing\"}\n        eval_time: %s\n        exp_samples: []\n", promDuration(tm))
+	}
+	debugEvidence(&b, opt.Window)
+	if err := os.WriteFile(filepath.Join(dir, "t.yml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := exec.Command(promtool, "test", "rules", filepath.Join(dir, "t.yml")).CombinedOutput()
+	if f := os.Getenv("DEBUG_RULES"); f != "" {
+		if err := os.WriteFile(f, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(string(out), "FAILED") && !strings.Contains(string(out), "SUCCESS") {
+		t.Fatalf("promtool test rules gave no verdict:\n%s", out)
+	}
+	// firing[minute][limiter] = alert names
+	firing := map[time.Duration]map[string][]string{}
+	blockRe := regexp.MustCompile(`time: ([0-9hms]+),`)
+	gotRe := regexp.MustCompile(`\{__name__="ALERTS", alertname="([A-Za-z]+)"[^}]*limiter="([a-z]+)"[^}]*\}`)
+	var cur time.Duration
+	for _, line := range strings.Split(string(out), "\n") {
+		if mm := blockRe.FindStringSubmatch(line); mm != nil {
+			cur, _ = time.ParseDuration(mm[1])
+			continue
+		}
+		for _, mm := range gotRe.FindAllStringSubmatch(line, -1) {
+			if firing[cur] == nil {
+				firing[cur] = map[string][]string{}
+			}
+			firing[cur][mm[2]] = append(firing[cur][mm[2]], mm[1])
+		}
+	}
+	shares := map[string]float64{}
+	for _, cs := range cases {
+		t0 := cs.Samples[0].Time // promtool's time 0
+		agree, total := 0, 0
+		for tm := first; tm <= dur; tm += time.Minute {
+			when := t0.Add(tm)
+			class := diagnose.Insufficient
+			for _, f := range says[cs.Name] {
+				if !when.Before(f.Start) && when.Before(f.End) && verdicts[f.Class] {
+					class = f.Class
+				}
+			}
+			if os.Getenv("DEBUG_RULES") != "" {
+				t.Logf("%s %v: diagnose %s, firing %v", cs.Name, tm, class, firing[tm][cs.Name])
+			}
+			for want, alert := range alertOf {
+				fires := false
+				for _, a := range firing[tm][cs.Name] {
+					fires = fires || a == alert
+				}
+				total++
+				if fires == (class == want) {
+					agree++
+				}
+			}
+		}
+		shares[cs.Name] = float64(agree) / float64(max(total, 1))
+	}
+	return shares
+}
+
+// debugEvidence asks for the evidence at DEBUG_RULES_AT's times.
+func debugEvidence(b *strings.Builder, window time.Duration) {
+	at := os.Getenv("DEBUG_RULES_AT")
+	if at == "" {
+		return
+	}
+	sel := ""
+	if l := os.Getenv("DEBUG_RULES_LIMITER"); l != "" {
+		sel = fmt.Sprintf("{limiter=%q}", l)
+	}
+	w := promDuration(window)
+	var exprs []string
+	for _, e := range []string{"rtt_min_rise", "rtt_rise", "completions_share", "utilisation", "limit_drop", "limit_pinned", "limit_band", "limit_swings", "limit_median", "limit_calm_high", "lost_share", "lost_share_calm"} {
+		exprs = append(exprs, "limitscope:"+e+":"+w+sel)
+	}
+	if e := os.Getenv("DEBUG_RULES_EXPRS"); e != "" {
+		exprs = strings.Split(e, ";")
+	}
+	for _, tm := range strings.Split(at, ",") {
+		for _, e := range exprs {
+			fmt.Fprintf(b, "      - expr: '%s'\n        eval_time: %s\n        exp_samples: []\n", e, tm)
+		}
+	}
+}
+
+// seriesOf turns a trace into the limitscope preset's families, one value
+// per sample ("_" where a field was not measured): the limit, in-flight and
+// min RTT as gauges; completions (Little's law: in-flight / RTT over each
+// interval) and their RTTs as the RTT histogram's count and sum; rejected
+// and dropped as the outcome counter.
+func seriesOf(name string, samples []trace.Sample) []string {
+	l := fmt.Sprintf(`downstream=%q,job="api",instance="svc:9090"`, name)
+	var lim, inf, rmin, cnt, sum, rej, drop []string
+	var c, s, r, d float64
+	val := func(smp trace.Sample, f trace.Field, scale float64) string {
+		if v, ok := smp.Value(f); ok {
+			return fmt.Sprintf("%g", v*scale)
+		}
+		return "_"
+	}
+	for i, smp := range samples {
+		lim, inf, rmin = append(lim, val(smp, trace.FieldLimit, 1)), append(inf, val(smp, trace.FieldInFlight, 1)), append(rmin, val(smp, trace.FieldRTTMin, 1e-3))
+		if i > 0 {
+			dt := smp.Time.Sub(samples[i-1].Time).Seconds()
+			if smp.Has(trace.FieldRTT|trace.FieldInFlight) && smp.RTTMs > 0 {
+				n := smp.InFlight / (smp.RTTMs / 1e3) * dt
+				c, s = c+n, s+n*smp.RTTMs/1e3
+			}
+			r, d = r+smp.Rejected, d+smp.Dropped
+		}
+		cnt, sum = append(cnt, fmt.Sprintf("%g", c)), append(sum, fmt.Sprintf("%g", s))
+		rej, drop = append(rej, fmt.Sprintf("%g", r)), append(drop, fmt.Sprintf("%g", d))
+	}
+	line := func(series string, v []string) string {
+		return fmt.Sprintf("      - series: '%s'\n        values: '%s'\n", series, strings.Join(v, " "))
+	}
+	return []string{
+		line("limiter_limit{"+l+"}", lim), line("limiter_in_flight{"+l+"}", inf), line("limiter_rtt_min_seconds{"+l+"}", rmin),
+		line("limiter_rtt_seconds_count{"+l+"}", cnt), line("limiter_rtt_seconds_sum{"+l+"}", sum),
+		line(`limiter_requests_total{outcome="rejected",`+l+"}", rej), line(`limiter_requests_total{outcome="dropped",`+l+"}", drop),
+	}
+}
+
+// promDuration writes d as promtool's test files take it ("1h30m").
+func promDuration(d time.Duration) string { return model.Duration(d).String() }
+
+// Floor is the share of alert-minutes on which the rules and diagnose must
+// agree, per case (the issue asks for 0.9).
+const Floor = 0.9
