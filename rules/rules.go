@@ -367,7 +367,8 @@ func Build(opt Options) (File, []string, error) {
 		// RTT doubled (SlowerGrownRTTRise), as diagnose's swingHeld: a
 		// swing around an unchanged level cannot have doubled the no-load
 		// latency (our AIMD's saw-tooth, 25–61, its downstream's latency
-		// tripled: oscillating, where diagnose reads degraded)
+		// tripled: oscillating, where diagnose reads degraded).
+		//
 		// A limiter exporting no min RTT (AIMD, failsafe-go) is judged on
 		// the RTT instead, as diagnose's proxy, where the downstream did
 		// not already shed BindingShare at the calm level (then its own
@@ -476,8 +477,8 @@ func Build(opt Options) (File, []string, error) {
 			neverCalm := fmt.Sprintf("min_over_time(limitscope:lost_share:%s[%s]) >= %g and %s max_over_time(limitscope:utilisation:%s[%s]) < %g",
 				w, base, float64(diagnose.BindingShare), on, w, base, float64(diagnose.PipelineUtil))
 			alert("LimiterDegradedDownstream", "failing", "critical", diagnose.Degraded,
-				fmt.Sprintf("(%s or %s) and %s (limitscope:lost_share:%s >= 0%s or %s) and %s avg_over_time(limitscope:dropped:rate1m[%s]) >= %g * max_over_time(limitscope:completions:%s[%s]) and %s %s > 0",
-					far, most, on, w, " and "+lossesUp, neverCalm, on, w, float64(diagnose.FailingRate), w, base, on, inFlightMedian),
+				fmt.Sprintf("(%s or %s) and %s (limitscope:lost_share:%s >= 0 and %s or %s) and %s avg_over_time(limitscope:dropped:rate1m[%s]) >= %g * max_over_time(limitscope:completions:%s[%s]) and %s %s > 0",
+					far, most, on, w, lossesUp, neverCalm, on, w, float64(diagnose.FailingRate), w, base, on, inFlightMedian),
 				"the downstream fails what it is sent (losses make {{ $value | humanizePercentage }} of what the limit lets through)",
 				fmt.Sprintf("losses made {{ $value | humanizePercentage }} of what the limit let through (calm level %s) with in-flight at %s of the limit and completions at %s of their best.", value("limitscope:lost_share_calm"), value("limitscope:utilisation"), value("limitscope:completions_share")))
 		}
