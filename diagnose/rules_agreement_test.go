@@ -27,6 +27,7 @@ import (
 // to 30 % with 5 % errors at a flat latency. rules/agreement_test.go does
 // the same over the simulator's limiters.
 func TestRulesAgreeOnRealLibraries(t *testing.T) {
+	agreement.RequirePromtool(t)
 	const (
 		iv  = 5 * time.Second
 		dur = 60 * time.Minute

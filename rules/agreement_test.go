@@ -35,6 +35,7 @@ func dp(d time.Duration) *sim.Duration {
 // each class and compares, minute by minute, whether the class's alert
 // fires with whether diagnose's findings say that class at that time.
 func TestAlertsAgreeWithDiagnose(t *testing.T) {
+	agreement.RequirePromtool(t)
 	const (
 		iv      = 5 * time.Second
 		dur     = 60 * time.Minute

@@ -45,6 +45,14 @@ var alertOf = map[diagnose.Class]string{
 	diagnose.PipelineBound: "LimiterPipelineBound",
 }
 
+// RequirePromtool returns promtool's path, or skips or fails t as
+// testtools.Require does: a test calls it before it runs its limiters, so
+// a machine without promtool does not run them for nothing.
+func RequirePromtool(t *testing.T) string {
+	t.Helper()
+	return testtools.Require(t, "promtool", "prometheus", "the rules are evaluated by the real promtool")
+}
+
 // verdicts are the classes of diagnose's episodes; its other findings
 // (standing-queue, stale-rtt-min, error-acceleration) overlap them.
 var verdicts = map[diagnose.Class]bool{diagnose.Healthy: true, diagnose.PipelineBound: true, diagnose.Degraded: true, diagnose.Oscillating: true, diagnose.Insufficient: true}
@@ -59,7 +67,7 @@ var verdicts = map[diagnose.Class]bool{diagnose.Healthy: true, diagnose.Pipeline
 // instead).
 func Shares(t *testing.T, cases []Case, opt Options) map[string]float64 {
 	t.Helper()
-	promtool := testtools.Require(t, "promtool", "prometheus", "the rules are evaluated by the real promtool")
+	promtool := RequirePromtool(t)
 	dir := t.TempDir()
 	m := scrape.Presets["limitscope"]
 	var rf strings.Builder
