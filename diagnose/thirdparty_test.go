@@ -1,7 +1,8 @@
 //go:build !race
 
 // randseednop=0: rand.Seed seeds the global math/rand source again (a no-op
-// since Go 1.24), which thirdpartytest.SeededLimit needs to make the library runs repeatable.
+// since Go 1.24), which thirdpartytest.SeededLimit needs to make the library
+// runs repeatable.
 //go:debug randseednop=0
 
 // The third-party calibration suite: the verdicts judged on limiters nobody

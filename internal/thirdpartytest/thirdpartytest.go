@@ -1,9 +1,12 @@
 // Package thirdpartytest runs limiters nobody here wrote, for real, in tests:
 // go-concurrency-limits v1.0.0 limit algorithms behind the library's own
 // DefaultLimiter and Prometheus registry, under load against a
-// capacity-limited downstream, served on loopback. The endpoint remembers
+// capacity-limited downstream, served on loopback (the endpoint remembers
 // every exposition it served, so a test can compare what was scraped with
-// what the library exposed in that same scrape. Only tests import it.
+// what the library exposed in that same scrape); and the same algorithms
+// inside limiter/sim's virtual time, fed as that DefaultLimiter feeds them
+// (SimLimit), their global randomness seeded so runs repeat. Only tests
+// import it.
 package thirdpartytest
 
 import (
