@@ -18,11 +18,11 @@ import (
 type RealStep = worldStep
 
 // RunRealLibrary runs the real-libraries suite's family named family (its
-// well-tuned limiter) at capacity c — a downstream completing 100 requests
+// well-tuned limiter, or with swinging its mis-tuned one) at capacity c — a downstream completing 100 requests
 // a second, Poisson demand at 1.5 times that, a client timeout of 10 base
 // latencies — for dur, sampled every iv (±10 %), changed at each step
 // after the first. It returns what the exporter read.
-func RunRealLibrary(t *testing.T, family string, c float64, iv, dur time.Duration, seed uint64, steps ...RealStep) []trace.Sample {
+func RunRealLibrary(t *testing.T, family string, swinging bool, c float64, iv, dur time.Duration, seed uint64, steps ...RealStep) []trace.Sample {
 	t.Helper()
 	for _, f := range realFamilies {
 		if f.name != family {
@@ -33,12 +33,29 @@ func RunRealLibrary(t *testing.T, family string, c float64, iv, dur time.Duratio
 		first := RealStep{Capacity: c, Base: base, Demand: 1.5 * thr, ErrRate: -1}
 		spec := worldSpec{steps: append([]worldStep{first}, steps...), dur: dur, interval: iv, jitter: 0.1, sigma: 0.2,
 			timeout: max(time.Second, 10*base), seed: seed}
-		out, _ := runWorld(t, spec, family, func() realLimiter { return f.tuned(c) })
+		build := f.tuned
+		if swinging {
+			build = f.swinging
+		}
+		if build == nil {
+			break
+		}
+		out, _ := runWorld(t, spec, family, func() realLimiter { return build(c) })
 		return out
 	}
-	t.Fatalf("no real-libraries family %q", family)
+	t.Fatalf("no real-libraries family %q (swinging: %v)", family, swinging)
 	return nil
 }
 
 // RealFamilies names the real-libraries suite's families.
 func RealFamilies() []string { return realFamilyNames() }
+
+// RealSwings reports whether the family has a mis-tuned, swinging limiter.
+func RealSwings(family string) bool {
+	for _, f := range realFamilies {
+		if f.name == family {
+			return f.swinging != nil
+		}
+	}
+	return false
+}

@@ -24,7 +24,8 @@ import (
 // clocks and windows — and compares them minute by minute with diagnose's
 // findings on the same traces: healthy for an hour, and from minute 40 a
 // downstream 3× slower, cut to 30 % and 3× slower with 2 % errors, or cut
-// to 30 % with 5 % errors at a flat latency. rules/agreement_test.go does
+// to 30 % with 5 % errors at a flat latency; and a limiter mis-tuned so
+// that it swings, where the suite has one (AIMD). rules/agreement_test.go does
 // the same over the simulator's limiters.
 func TestRulesAgreeOnRealLibraries(t *testing.T) {
 	agreement.RequirePromtool(t)
@@ -67,9 +68,20 @@ func TestRulesAgreeOnRealLibraries(t *testing.T) {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				smp := diagnose.RunRealLibrary(t, fam, c, iv, dur, uint64(100*i+j+1), sc.steps(c)...)
+				smp := diagnose.RunRealLibrary(t, fam, false, c, iv, dur, uint64(100*i+j+1), sc.steps(c)...)
 				mu.Lock()
 				set = append(set, agreement.Case{Name: label.Replace(fam) + sc.name, Samples: smp})
+				mu.Unlock()
+			})
+		}
+		if diagnose.RealSwings(fam) {
+			// mis-tuned so that it swings (the suite runs it at 30 or more)
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				smp := diagnose.RunRealLibrary(t, fam, true, 60, iv, dur, uint64(100*i+99))
+				mu.Lock()
+				set = append(set, agreement.Case{Name: label.Replace(fam) + "swinging", Samples: smp})
 				mu.Unlock()
 			})
 		}
