@@ -1,6 +1,6 @@
 //go:build !race
 
-// Slow: runs five third-party limiters for an hour each, four ways, and
+// Slow: runs five third-party limiters for an hour each, five ways, and
 // promtool over them (make test runs this file in its second, race-free
 // pass).
 
@@ -24,7 +24,8 @@ import (
 // clocks and windows — and compares them minute by minute with diagnose's
 // findings on the same traces: healthy for an hour, and from minute 40 a
 // downstream 3× slower, cut to 30 % and 3× slower with 2 % errors, or cut
-// to 30 % with 5 % errors at a flat latency; and a limiter mis-tuned so
+// to 30 % with 5 % errors at a flat latency, or demand falling to a tenth
+// from minute 35; and a limiter mis-tuned so
 // that it swings, where the suite has one (AIMD). rules/agreement_test.go does
 // the same over the simulator's limiters.
 func TestRulesAgreeOnRealLibraries(t *testing.T) {
@@ -47,6 +48,11 @@ func TestRulesAgreeOnRealLibraries(t *testing.T) {
 		}},
 		{"collapse", func(c float64) []diagnose.RealStep {
 			return []diagnose.RealStep{{At: at, Capacity: 0.3 * c, ErrRate: 0.05}}
+		}},
+		// demand falls to a tenth of what the downstream takes (100 a
+		// second at any capacity)
+		{"pipeline", func(float64) []diagnose.RealStep {
+			return []diagnose.RealStep{{At: 35 * time.Minute, Demand: 10}}
 		}},
 	}
 	// a limiter label is lower-case letters only
