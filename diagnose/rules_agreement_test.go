@@ -25,9 +25,9 @@ import (
 // findings on the same traces: healthy for an hour, and from minute 40 a
 // downstream 3× slower, cut to 30 % and 3× slower with 2 % errors, or cut
 // to 30 % with 5 % errors at a flat latency, or demand falling to a tenth
-// from minute 35; and a limiter mis-tuned so
-// that it swings, where the suite has one (AIMD). rules/agreement_test.go does
-// the same over the simulator's limiters.
+// from minute 35; and a limiter mis-tuned so that it swings, where the
+// suite has one (AIMD). rules/agreement_test.go does the same over the
+// simulator's limiters.
 func TestRulesAgreeOnRealLibraries(t *testing.T) {
 	agreement.RequirePromtool(t)
 	const (
