@@ -36,7 +36,8 @@ or Mimir rulers) that judge every limiter the way diagnose does:
                                 calm level, the min-RTT and RTT rises against an
                                 hour earlier, completions against their best and
                                 the share of time the RTT stood at twice the min
-                                RTT, over --window
+                                RTT, over --window; and limitscope:degraded,
+                                where any degraded rule holds
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
                                 labelled evidence=slower, slower-held,
                                 slower-fallen, capacity-lost, swamped,

@@ -345,12 +345,29 @@ func Build(opt Options) (File, []string, error) {
 				on, w, float64(diagnose.PipelineUtil), w, float64(diagnose.BurstUtil), on, w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.DegradedRTTRise))
 		}
 	}
+	// minRise: the min RTT up DegradedRTTRise — or, for a limiter exporting
+	// no min RTT (AIMD, failsafe-go), the RTT, as diagnose's proxy: with
+	// completions fallen far (SlowerShare: the RTT carries the limiter's
+	// own queue) and where the downstream did not already shed
+	// BindingShare at the calm level (then that queue may be what
+	// deepened). failsafe-go v0.9.8 holding 260 (of 282) over a downstream
+	// 3× slower, completions at 32 %, read degraded by diagnose and paged
+	// nothing; falling to 214, its lowest of the hour ("pinned"), neither
+	minRise := fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g", w, float64(diagnose.DegradedRTTRise))
+	if have[trace.FieldRTT] && have[trace.FieldInFlight] {
+		minRise = fmt.Sprintf("(%s or limitscope:rtt_rise:%s >= %g and %s limitscope:completions_share:%s <= %g unless %s limitscope:rtt_min_rise:%s",
+			minRise, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.SlowerShare), on, w)
+		if lossEvidence {
+			minRise += fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
+		}
+		minRise += ")"
+	}
 	if have[trace.FieldRTTMin] {
 		alert("LimiterDegradedDownstream", "slower", "critical", diagnose.Degraded,
-			fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)%s",
-				w, float64(diagnose.DegradedRTTRise), on, w, w, float64(diagnose.CollapseDrop), filled),
-			"the downstream degraded (min RTT {{ $value | printf \"%.2f\" }}× its lowest level in the last "+base+")",
-			fmt.Sprintf("min RTT rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at half its best or less).", value("limitscope:limit_median")))
+			fmt.Sprintf("%s and %s (limitscope:limit_pinned:%s == 1 or limitscope:limit_drop:%s <= %g)%s",
+				minRise, on, w, w, float64(diagnose.CollapseDrop), filled),
+			"the downstream degraded (latency {{ $value | printf \"%.2f\" }}× its lowest level in the last "+base+")",
+			fmt.Sprintf("the min RTT (or the RTT, where no min RTT is exported) rose {{ $value | printf \"%%.2f\" }}× while the limit sat at %s (pinned at its floor, or at half its best or less).", value("limitscope:limit_median")))
 	}
 	if have[trace.FieldRTTMin] && have[trace.FieldRTT] && have[trace.FieldInFlight] {
 		// slower with the limit held, as diagnose's: wherever a limit that
@@ -368,19 +385,7 @@ func Build(opt Options) (File, []string, error) {
 		// swing around an unchanged level cannot have doubled the no-load
 		// latency (our AIMD's saw-tooth, 25–61, its downstream's latency
 		// tripled: oscillating, where diagnose reads degraded).
-		//
-		// A limiter exporting no min RTT (AIMD, failsafe-go) is judged on
-		// the RTT instead, as diagnose's proxy, where the downstream did
-		// not already shed BindingShare at the calm level (then its own
-		// queue may be what deepened): failsafe-go v0.9.8 holding 260
-		// (of 282) over a downstream 3× slower, completions at 32 %, read
-		// degraded by diagnose and paged nothing.
-		minRise := fmt.Sprintf("(limitscope:rtt_min_rise:%s >= %g or limitscope:rtt_rise:%s >= %g unless %s limitscope:rtt_min_rise:%s",
-			w, float64(diagnose.DegradedRTTRise), w, float64(diagnose.DegradedRTTRise), on, w)
-		if lossEvidence {
-			minRise += fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
-		}
-		minRise += ")"
+		// A limiter exporting no min RTT is judged on the RTT (minRise).
 		swingHeld := fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g and %s limitscope:limit_median:%s <= %g * limitscope:limit_calm_high:%s + clamp_min(sqrt(limitscope:limit_calm_high:%s), %g)",
 			w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.OwnQueueGrowth), w, w, float64(diagnose.FloorJitter))
 		alert("LimiterDegradedDownstream", "slower-held", "critical", diagnose.Degraded,
@@ -399,11 +404,11 @@ func Build(opt Options) (File, []string, error) {
 		// Gradient keeps its no-load RTT until it probes: at 11 of 46 over
 		// a downstream 3× slower, completions at 21 %, the RTT 1.56× and
 		// the min RTT flat, it paged nothing for 17 minutes). Not where
-		// the min RTT rose 1.5× (the slower rule's), nor where the
-		// downstream shed BindingShare at the calm level
-		fallen := fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:limit_drop:%s <= %g and %s limitscope:rtt_rise:%s >= %g and %s limitscope:utilisation:%s >= %g and %s (limitscope:limit_band:%s < %g or limitscope:limit_band:%s * limitscope:limit_median:%s <= %s) unless %s limitscope:rtt_min_rise:%s >= %g",
+		// the min RTT (or its proxy) rose 1.5× (the slower rule's), nor
+		// where the downstream shed BindingShare at the calm level
+		fallen := fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:limit_drop:%s <= %g and %s limitscope:rtt_rise:%s >= %g and %s limitscope:utilisation:%s >= %g and %s (limitscope:limit_band:%s < %g or limitscope:limit_band:%s * limitscope:limit_median:%s <= %s) unless %s %s",
 			w, float64(diagnose.SlowerShare), on, w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.RTTFollows), on, w, float64(diagnose.UnboundUtil),
-			on, w, float64(diagnose.OscBand), w, w, jitter, on, w, float64(diagnose.DegradedRTTRise))
+			on, w, float64(diagnose.OscBand), w, w, jitter, on, minRise)
 		if lossEvidence {
 			fallen += fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
 		}
@@ -495,10 +500,17 @@ func Build(opt Options) (File, []string, error) {
 			"the downstream completes nothing it is sent (no request succeeded in the last "+w+", {{ $value }} in flight)",
 			"no request succeeded in "+w+" while in-flight held {{ $value }} by its median: the downstream completes nothing it is sent.")
 	}
-	oscillating := swinging
+	// limitscope:degraded: 1 for each limiter on which a
+	// LimiterDegradedDownstream rule holds — recorded once, so the
+	// oscillating and pipeline-bound alerts stay quiet for it (diagnose's
+	// degraded evidence outranks a swing and a pipeline) without carrying
+	// every degraded condition in their own expressions
+	quiet := ""
 	if len(degraded) > 0 {
-		oscillating = fmt.Sprintf("%s unless %s (%s)", swinging, on, strings.Join(degraded, " or "))
+		rec("limitscope:degraded", fmt.Sprintf("group by (%s) (%s)", by, strings.Join(degraded, " or ")))
+		quiet = fmt.Sprintf(" unless %s limitscope:degraded:%s", on, w)
 	}
+	oscillating := swinging + quiet
 	alert("LimiterOscillating", "", "warning", diagnose.Oscillating, oscillating,
 		"the limit swings widely (10–90% band {{ $value | humanizePercentage }} of its median)",
 		fmt.Sprintf("the limit's 10–90%% band is {{ $value | humanizePercentage }} of its median %s, moving by more than its jitter (√limit) again and again in %s.", value("limitscope:limit_median"), w))
@@ -519,12 +531,9 @@ func Build(opt Options) (File, []string, error) {
 		if have[trace.FieldRTTMin] {
 			expr += fmt.Sprintf(" unless %s limitscope:rtt_min_rise:%s >= %g", on, w, float64(diagnose.DegradedRTTRise))
 		}
-		if len(degraded) > 0 {
-			// as diagnose's degraded evidence outranks a pipeline: a
-			// stalled downstream holds fewer than the limit lets in, and
-			// a failing one runs a limiter fed fast errors to its maximum
-			expr += fmt.Sprintf(" unless %s (%s)", on, strings.Join(degraded, " or "))
-		}
+		// a stalled downstream holds fewer than the limit lets in, and a
+		// failing one runs a limiter fed fast errors to its maximum
+		expr += quiet
 		alert("LimiterPipelineBound", "", "info", diagnose.PipelineBound, expr,
 			"the pipeline, not the downstream, is the constraint",
 			fmt.Sprintf("in-flight is %s of the limit %s and the limit turns away little demand.", value("limitscope:utilisation"), value("limitscope:limit_median")))

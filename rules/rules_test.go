@@ -117,7 +117,7 @@ func writeInputSeries(b *strings.Builder, in []series) {
 
 // descriptions are the alerts' rendered descriptions on the test's series.
 var descriptions = map[string]string{
-	"LimiterDegradedDownstream": "min RTT rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at half its best or less). " + degradedAdvice,
+	"LimiterDegradedDownstream": "the min RTT (or the RTT, where no min RTT is exported) rose 2.00× while the limit sat at 4.00 (pinned at its floor, or at half its best or less). " + degradedAdvice,
 	"LimiterOscillating":        "the limit's 10–90% band is 50% of its median 40.00, moving by more than its jitter (√limit) again and again in 5m. Lower the smoothing (the weight of the new target): halve it, e.g. 0.2 → 0.1, or lengthen the sample window; try candidates first with: limitscope tune FILE --sweep smoothing=0.05:0.3:0.05. (An AIMD limiter saws by design: a gradient limiter reacts before the queue fills.)",
 	"LimiterPipelineBound":      "in-flight is 0.10 of the limit 100.00 and the limit turns away little demand. The pipeline, not the downstream, is the constraint: look upstream (producers, consumers, worker pools, batching).",
 }
@@ -198,7 +198,7 @@ func TestAlertsFireOnTheirClassOnly(t *testing.T) {
 	// carry the numbers and diagnose's advice
 	expect := map[string][]firing{
 		"LimiterDegradedDownstream": {
-			{"degraded", "slower", "critical", "degraded on svc:9090: the downstream degraded (min RTT 2.00× its lowest level in the last 1h)", descriptions["LimiterDegradedDownstream"]},
+			{"degraded", "slower", "critical", "degraded on svc:9090: the downstream degraded (latency 2.00× its lowest level in the last 1h)", descriptions["LimiterDegradedDownstream"]},
 			{"collapse", "capacity-lost", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
 			{"swamped", "swamped", "critical", "swamped on svc:9090: the downstream takes a small share of the demand (the limit turns away 90% of it, with losses)", swampedDescription},
 			{"flat", "swamped", "critical", "flat on svc:9090: the downstream takes a small share of the demand (the limit turns away 81.13% of it, with losses)", flatDescription},
@@ -455,6 +455,14 @@ func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 			in = append(in, sr)
 		}
 	}
+	// the same limiter pinned at 4 (its floor) as its RTT triples and
+	// completions fall to 4 %: the slower rule on the RTT, not
+	// slower-fallen beside it
+	for _, sr := range limiterSeries("nominpinned", from(40, 4, 240), from(38, 4, 240), constant(0.020), tripled(0.022), constant(0)) {
+		if !strings.HasPrefix(sr.name, "limiter_rtt_min_seconds") {
+			in = append(in, sr)
+		}
+	}
 	// a limit fallen from 40 to 11, calm, in-flight against it, while the
 	// RTT rose 1.6× and the min RTT stayed (a no-load estimate kept until
 	// it probes): completions at 17 % — slower-fallen
@@ -469,6 +477,8 @@ func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 			"completions fell to 17.29% of their best while the RTT rose 1.59× and the limit fell to 11.00, 0.28 of its best. " + degradedAdvice},
 		{"held", "slower-held", "critical", "held on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
 			"completions fell to 33.33% of their best while the RTT rose 3.00× (the min RTT 3.00×) with the limit held at 22.00. " + degradedAdvice},
+		{"nominpinned", "slower", "critical", "nominpinned on svc:9090: the downstream degraded (latency 3.00× its lowest level in the last 1h)",
+			"the min RTT (or the RTT, where no min RTT is exported) rose 3.00× while the limit sat at 4.00 (pinned at its floor, or at half its best or less). " + degradedAdvice},
 		{"nomin", "slower-held", "critical", "nomin on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
 			"completions fell to 33.33% of their best while the RTT rose 3.00× with the limit held at 22.00. " + degradedAdvice},
 		{"saw", "slower-held", "critical", "saw on svc:9090: the downstream got slower (completions at 33.33% of their best in the last 1h, the limit held)",
