@@ -138,6 +138,18 @@ const swampedDescription = "the limit turned away 90% of demand while losses mad
 // limit turns away four fifths of the demand with losses at a flat latency.
 const flatDescription = "the limit turned away 81.13% of demand while losses made 0.05 of what it let through (calm level 0.00). " + degradedAdvice
 
+// withoutMinRTT leaves out a limiter's min-RTT series, as a limiter that
+// keeps none (AIMD, failsafe-go) exports.
+func withoutMinRTT(in []series) []series {
+	var out []series
+	for _, sr := range in {
+		if !strings.HasPrefix(sr.name, "limiter_rtt_min_seconds") {
+			out = append(out, sr)
+		}
+	}
+	return out
+}
+
 // withDropped sets a limiter's dropped requests per second.
 func withDropped(in []series, dropped []float64) []series {
 	for i := range in {
@@ -450,19 +462,11 @@ func TestSlowerWithTheLimitHeldFires(t *testing.T) {
 	in = append(in, limiterSeries("sawmild", saw, saw, from(0.020, 0.032, 240), tripled(0.022), constant(0))...)
 	// the "held" limiter exporting no min RTT (AIMD, failsafe-go): judged
 	// on the RTT, as diagnose's proxy
-	for _, sr := range limiterSeries("nomin", held(22), constant(19), tripled(0.020), tripled(0.022), constant(0)) {
-		if !strings.HasPrefix(sr.name, "limiter_rtt_min_seconds") {
-			in = append(in, sr)
-		}
-	}
+	in = append(in, withoutMinRTT(limiterSeries("nomin", held(22), constant(19), tripled(0.020), tripled(0.022), constant(0)))...)
 	// the same limiter pinned at 4 (its floor) as its RTT triples and
 	// completions fall to 4 %: the slower rule on the RTT, not
 	// slower-fallen beside it
-	for _, sr := range limiterSeries("nominpinned", from(40, 4, 240), from(38, 4, 240), constant(0.020), tripled(0.022), constant(0)) {
-		if !strings.HasPrefix(sr.name, "limiter_rtt_min_seconds") {
-			in = append(in, sr)
-		}
-	}
+	in = append(in, withoutMinRTT(limiterSeries("nominpinned", from(40, 4, 240), from(38, 4, 240), constant(0.020), tripled(0.022), constant(0)))...)
 	// a limit fallen from 40 to 11, calm, in-flight against it, while the
 	// RTT rose 1.6× and the min RTT stayed (a no-load estimate kept until
 	// it probes): completions at 17 % — slower-fallen
