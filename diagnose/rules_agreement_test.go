@@ -97,8 +97,19 @@ func TestRulesAgreeOnRealLibraries(t *testing.T) {
 	for _, cs := range set {
 		msg := fmt.Sprintf("%-32s alerts agree with diagnose's findings %.0f%% of the alert-minutes", cs.Name, 100*shares[cs.Name])
 		t.Log(msg)
-		if shares[cs.Name] < agreement.Floor {
-			t.Errorf("%s: below %.0f%%", msg, 100*agreement.Floor)
+		if shares[cs.Name] < realFloor {
+			t.Errorf("%s: below %.0f%%", msg, 100*realFloor)
 		}
 	}
 }
+
+// realFloor is the share of alert-minutes on which the rules and diagnose
+// must agree on each real-library run: under agreement.Floor (0.9), since
+// these runs do not repeat bit for bit (the goroutines of a synctest bubble
+// waking at one instant run in any order, and promtool evaluates rule
+// groups in any order). Over eight runs go-concurrency-limits' Vegas and
+// failsafe-go, both 3× slower, read 90–99 % and 90–93 %; every other case
+// 95 % or more. Still a test that fails on a missing rule: without
+// slower-fallen gcl's Gradient 3× slower read 75 %, without the RTT proxy
+// failsafe-go 82 %.
+const realFloor = 0.85
