@@ -105,7 +105,10 @@ func limiterSeries(name string, limit, inFlight, rttMin, rtt, rejected []float64
 // writeInputSeries starts a promtool test file over rules.yml at 15 s
 // steps with the series as its input.
 func writeInputSeries(b *strings.Builder, in []series) {
-	b.WriteString("rule_files: [rules.yml]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n")
+	// the groups in the order their rules read each other: promtool
+	// otherwise evaluates them in any order, so an alert could read the
+	// evidence of one evaluation earlier from one run to the next
+	b.WriteString("rule_files: [rules.yml]\nevaluation_interval: 15s\ngroup_eval_order: [limitscope-limitscope-series, limitscope-limitscope-evidence, limitscope-limitscope-alerts]\ntests:\n  - interval: 15s\n    input_series:\n")
 	for _, s := range in {
 		vals := make([]string, len(s.values))
 		for i, v := range s.values {
