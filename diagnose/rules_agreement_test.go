@@ -63,6 +63,17 @@ func TestRulesAgreeOnRealLibraries(t *testing.T) {
 		wg  sync.WaitGroup
 		sem = make(chan struct{}, 2)
 	)
+	// run adds one hour-long run of fam as the case name
+	run := func(name, fam string, swinging bool, c float64, seed uint64, steps ...diagnose.RealStep) {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			smp := diagnose.RunRealLibrary(t, fam, swinging, c, iv, dur, seed, steps...)
+			mu.Lock()
+			set = append(set, agreement.Case{Name: name, Samples: smp})
+			mu.Unlock()
+		})
+	}
 	for i, fam := range diagnose.RealFamilies() {
 		// failsafe-go at its defaults limit-cycles at capacities up to
 		// 100 in this world (the suite's episodeScale)
@@ -71,25 +82,11 @@ func TestRulesAgreeOnRealLibraries(t *testing.T) {
 			c = 250
 		}
 		for j, sc := range scenarios {
-			wg.Go(func() {
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				smp := diagnose.RunRealLibrary(t, fam, false, c, iv, dur, uint64(100*i+j+1), sc.steps(c)...)
-				mu.Lock()
-				set = append(set, agreement.Case{Name: label.Replace(fam) + sc.name, Samples: smp})
-				mu.Unlock()
-			})
+			run(label.Replace(fam)+sc.name, fam, false, c, uint64(100*i+j+1), sc.steps(c)...)
 		}
 		if diagnose.RealSwings(fam) {
 			// mis-tuned so that it swings (the suite runs it at 30 or more)
-			wg.Go(func() {
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				smp := diagnose.RunRealLibrary(t, fam, true, 60, iv, dur, uint64(100*i+99))
-				mu.Lock()
-				set = append(set, agreement.Case{Name: label.Replace(fam) + "swinging", Samples: smp})
-				mu.Unlock()
-			})
+			run(label.Replace(fam)+"swinging", fam, true, 60, uint64(100*i+99))
 		}
 	}
 	wg.Wait()

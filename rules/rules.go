@@ -353,14 +353,18 @@ func Build(opt Options) (File, []string, error) {
 	// deepened). failsafe-go v0.9.8 holding 260 (of 282) over a downstream
 	// 3× slower, completions at 32 %, read degraded by diagnose and paged
 	// nothing; falling to 214, its lowest of the hour ("pinned"), neither
+	// aboveCapacity: the downstream already shed BindingShare of what the
+	// limit sent at its calmest (diagnose's aboveCapacity), where losses
+	// are exported
+	aboveCapacity := ""
+	if lossEvidence {
+		aboveCapacity = fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
+	}
 	minRise := fmt.Sprintf("limitscope:rtt_min_rise:%s >= %g", w, float64(diagnose.DegradedRTTRise))
 	if have[trace.FieldRTT] && have[trace.FieldInFlight] {
 		minRise = fmt.Sprintf("(%s or limitscope:rtt_rise:%s >= %g and %s limitscope:completions_share:%s <= %g unless %s limitscope:rtt_min_rise:%s",
 			minRise, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.SlowerShare), on, w)
-		if lossEvidence {
-			minRise += fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
-		}
-		minRise += ")"
+		minRise += aboveCapacity + ")"
 	}
 	if have[trace.FieldRTTMin] {
 		alert("LimiterDegradedDownstream", "slower", "critical", diagnose.Degraded,
@@ -409,9 +413,7 @@ func Build(opt Options) (File, []string, error) {
 		fallen := fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:limit_drop:%s <= %g and %s limitscope:rtt_rise:%s >= %g and %s limitscope:utilisation:%s >= %g and %s (limitscope:limit_band:%s < %g or limitscope:limit_band:%s * limitscope:limit_median:%s <= %s) unless %s %s",
 			w, float64(diagnose.SlowerShare), on, w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.RTTFollows), on, w, float64(diagnose.UnboundUtil),
 			on, w, float64(diagnose.OscBand), w, w, jitter, on, minRise)
-		if lossEvidence {
-			fallen += fmt.Sprintf(" unless %s limitscope:lost_share_calm:%s >= %g", on, w, float64(diagnose.BindingShare))
-		}
+		fallen += aboveCapacity
 		alert("LimiterDegradedDownstream", "slower-fallen", "critical", diagnose.Degraded, fallen,
 			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit fell to half or less)",
 			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the RTT rose %s× and the limit fell to %s, %s of its best.",
