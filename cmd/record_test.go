@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitscope/limitscope/internal/testtools"
 	"github.com/limitscope/limitscope/limiter"
 	"github.com/limitscope/limitscope/limiter/limiterprom"
 	"github.com/limitscope/limitscope/scrape"
@@ -80,70 +81,11 @@ func metricsServer(t *testing.T, period time.Duration) *httptest.Server {
 	}, gp, gs)
 }
 
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startPrometheus starts the real Prometheus server (Debian package
-// prometheus) on a loopback port, scraping target every second and
-// evaluating the rule files given every second.
+// startPrometheus starts the real Prometheus server on a loopback port,
+// scraping target every second (testtools.StartPrometheus).
 func startPrometheus(t *testing.T, target string, ruleFiles ...string) string {
 	t.Helper()
-	return startPrometheusEvery(t, "1s", target, ruleFiles...)
-}
-
-// startPrometheusEvery is startPrometheus scraping every scrape (a
-// Prometheus duration, e.g. "3s").
-func startPrometheusEvery(t *testing.T, scrape, target string, ruleFiles ...string) string {
-	t.Helper()
-	bin := requireTool(t, "prometheus", "fleet mode is tested against a real server")
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "prometheus.yml")
-	rules := ""
-	if len(ruleFiles) > 0 {
-		rules = "rule_files:\n"
-		for _, f := range ruleFiles {
-			rules += fmt.Sprintf("  - %q\n", f)
-		}
-	}
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`global:
-  scrape_interval: %s
-  evaluation_interval: 1s
-%sscrape_configs:
-  - job_name: limiter
-    static_configs:
-      - targets: [%q]
-`, scrape, rules, target)), 0o644)
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
-	var logs strings.Builder
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting prometheus: %v", err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/-/ready")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return "http://" + addr
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("prometheus did not become ready: %s", logs.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return testtools.StartPrometheus(t, "1s", target, ruleFiles...)
 }
 
 func TestRecordFromPrometheusMatchesDirectScrape(t *testing.T) {
@@ -529,7 +471,7 @@ func countingServer(t *testing.T) *httptest.Server {
 func TestRecordFromPrometheusKeepsCounters(t *testing.T) {
 	srv := countingServer(t)
 	target := strings.TrimPrefix(srv.URL, "http://")
-	every1s, every3s := startPrometheus(t, target), startPrometheusEvery(t, "3s", target)
+	every1s, every3s := startPrometheus(t, target), testtools.StartPrometheus(t, "3s", target)
 	// history for the backfill: a rate over a range longer than the
 	// series' life is extrapolated only half a scrape past its first
 	// sample, so rows are read once the series is older than the range

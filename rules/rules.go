@@ -12,10 +12,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/prometheus/common/model"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/limitscope/limitscope/diagnose"
@@ -81,21 +81,29 @@ func promDuration(d time.Duration) string {
 // withLimiter wraps expr so its series carry the limiter's name in the
 // label "limiter": from the first target label present, else from the
 // family name (a regex's target group, or what precedes a suffix), else
-// "default" — the same order the scraper names targets in.
+// "default" — the same order the scraper names targets in. A rate (see
+// rate) has lost the family name and carries the limiter already where
+// the name holds it.
 func withLimiter(m *scrape.Mapping, spec *scrape.Spec, expr string) string {
 	out := fmt.Sprintf(`label_replace(%s, "limiter", "%s", "", "")`, expr, trace.DefaultTarget)
-	switch {
-	case spec.Match.Regex != nil:
-		if i := spec.Match.Regex.SubexpIndex("target"); i > 0 {
-			out = fmt.Sprintf(`label_replace(%s, "limiter", "$%d", "__name__", %q)`, out, i, strings.Trim(spec.Match.Regex.String(), "^$")+"(?:_sum|_count)?")
+	if pattern, group, ok := spec.TargetPattern("(?:_sum|_count)?"); ok {
+		if spec.Kind == scrape.Gauge {
+			out = fmt.Sprintf(`label_replace(%s, "limiter", "$%d", "__name__", %q)`, out, group, pattern)
+		} else { // a rate: labelled already where the name matched
+			out = fmt.Sprintf(`label_replace(%s, "limiter", "%s", "limiter", "")`, expr, trace.DefaultTarget)
 		}
-	case spec.Match.Suffix:
-		out = fmt.Sprintf(`label_replace(%s, "limiter", "$1", "__name__", %q)`, out, "(.+)_"+regexp.QuoteMeta(spec.Match.Name)+"(?:_sum|_count)?")
 	}
 	for i := len(m.TargetLabels) - 1; i >= 0; i-- {
 		out = fmt.Sprintf(`label_replace(%s, "limiter", "$1", %q, "(.+)")`, out, m.TargetLabels[i])
 	}
 	return out
+}
+
+// rate is the per-second rate over a minute of the spec's family name
+// (with a suffix such as _sum) under sel, its limiter in the label
+// "limiter" where the family name carries it (scrape.Spec.Rate).
+func rate(spec *scrape.Spec, sel, name string) string {
+	return spec.Rate(sel, name, model.Duration(time.Minute), "limiter")
 }
 
 // field is the normalised series of one field: its recording rule's name
@@ -124,13 +132,13 @@ func field(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
 	switch spec.Kind {
 	case scrape.Mean:
 		e = fmt.Sprintf("max by (%s) (%s) / max by (%s) (%s)",
-			by, withLimiter(m, spec, fmt.Sprintf("rate(%s[1m])", spec.Series(sel, spec.Match.Name+"_sum"))),
-			by, withLimiter(m, spec, fmt.Sprintf("rate(%s[1m])", spec.Series(sel, spec.Match.Name+"_count"))))
+			by, withLimiter(m, spec, rate(spec, sel, spec.Match.Name+"_sum")),
+			by, withLimiter(m, spec, rate(spec, sel, spec.Match.Name+"_count")))
 		if toSeconds != "" {
 			e = "(" + e + ")"
 		}
 	case scrape.Delta:
-		return fmt.Sprintf("sum by (%s) (%s)", by, withLimiter(m, spec, fmt.Sprintf("rate(%s[1m])", spec.Series(sel, spec.Match.Name)))), true
+		return fmt.Sprintf("sum by (%s) (%s)", by, withLimiter(m, spec, rate(spec, sel, spec.Match.Name))), true
 	default:
 		e = fmt.Sprintf("max by (%s) (%s)", by, withLimiter(m, spec, spec.Series(sel, spec.Match.Name)))
 	}

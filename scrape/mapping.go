@@ -251,17 +251,21 @@ var Presets = map[string]Mapping{
 	// <ns>_N_window_queue_size, the LIFO queue <ns>_queue_limit and
 	// <ns>_queue_size, partitions <ns>_limit_partition: helpers, never
 	// targets. A strategy alone registers <ns>_limit and <ns>_inflight
-	// (strategy/simple.go), mapped to the target "default".
+	// (strategy/simple.go), mapped to the target "default". Its
+	// distributions are summaries without quantiles (RegisterDistribution
+	// there: prometheus.NewSummary with no Objectives), so Prometheus holds
+	// only their _sum and _count: in-flight and the min RTT are read as
+	// means (Mean), or a query of the fleet would find neither.
 	"go-concurrency-limits": {
 		Name: "go-concurrency-limits",
 		Specs: []Spec{
 			{trace.FieldLimit, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_limit$`), Helpers: gclHelpers}, Gauge, 0},
-			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_inflight$`), Helpers: gclHelpers}, Gauge, 0},
-			{trace.FieldRTTMin, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_min_rtt$`), Helpers: gclHelpers}, Gauge, Nanoseconds},
+			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_inflight$`), Helpers: gclHelpers}, Mean, 0},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_min_rtt$`), Helpers: gclHelpers}, Mean, Nanoseconds},
 			{trace.FieldRTT, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_rtt_ms$`), Helpers: gclHelpers}, Mean, Nanoseconds},
 			{trace.FieldDropped, Matcher{Regex: re(`^[a-zA-Z0-9:]+_(?P<target>.+)_dropped_total$`), Helpers: gclHelpers}, Delta, 0},
 			{trace.FieldLimit, Matcher{Regex: re(`^[a-zA-Z0-9:]+_limit$`), Optional: true}, Gauge, 0},
-			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_inflight$`), Optional: true}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(`^[a-zA-Z0-9:]+_inflight$`), Optional: true}, Mean, 0},
 		},
 		Owns:        re(`^[a-zA-Z0-9:]+_.*(limit|inflight|rtt|rtt_ms|dropped_total|queue_size|queue_limit|partition)$`),
 		Corroborate: true,
@@ -276,18 +280,31 @@ var Presets = map[string]Mapping{
 	// summaries or histograms): the limiter's name is the "id" tag,
 	// call{status=dropped|rejected} counts losses and rejections, min_rtt is
 	// nanoseconds (or seconds when rendered as a _seconds timer).
+	// inflight, min_rtt and min_window_rtt are distributions (a Micrometer
+	// DistributionSummary: Prometheus holds their _sum and _count), read
+	// as means. min_window_rtt is, despite its name, the RTT: Gradient2Limit
+	// and GradientLimit record into it the rtt each onSample is given
+	// (limit/Gradient2Limit.java shortRttSampleListener, limit/
+	// GradientLimit.java minWindowRttSampleListener), which WindowedLimit
+	// passes as its window's average RTT (limit/WindowedLimit.java,
+	// getTrackedRttNanos of the default limit/window/
+	// ImmutableAverageSampleWindow.java: sum / count) and a bare limit
+	// gets per request. VegasLimit and AIMDLimit record none: their
+	// targets have no RTT.
 	"netflix": {
 		Name: "netflix",
 		Specs: []Spec{
 			{trace.FieldLimit, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?limit$`), Helpers: netflixNot}, Gauge, 0},
-			{trace.FieldInFlight, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?inflight$`), Helpers: netflixNot}, Gauge, 0},
-			{trace.FieldRTTMin, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_rtt$`), Helpers: netflixNot}, Gauge, Nanoseconds},
-			{trace.FieldRTTMin, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_rtt_seconds$`), Optional: true}, Gauge, Seconds},
+			{trace.FieldInFlight, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?inflight$`), Helpers: netflixNot}, Mean, 0},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_rtt$`), Helpers: netflixNot}, Mean, Nanoseconds},
+			{trace.FieldRTTMin, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_rtt_seconds$`), Optional: true}, Mean, Seconds},
+			{trace.FieldRTT, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_window_rtt$`), Helpers: netflixNot}, Mean, Nanoseconds},
+			{trace.FieldRTT, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?min_window_rtt_seconds$`), Optional: true}, Mean, Seconds},
 			{trace.FieldDropped, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?call_total$`), Labels: map[string]string{"status": "dropped"}}, Delta, 0},
 			{trace.FieldRejected, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?call_total$`), Labels: map[string]string{"status": "rejected"}}, Delta, 0},
 		},
 		TargetLabels: []string{"id", "name"},
-		Note:         "in-flight and min RTT are distributions read as the interval mean; min_rtt is nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
+		Note:         "in-flight, min RTT and RTT are distributions read as the interval mean; the RTT is min_window_rtt (the window's average RTT, exported by Gradient and Gradient2 only); RTTs are nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
 	},
 	// Grafana Mimir's reactive limiters (failsafe-go's adaptivelimiter inside)
 	// as Mimir registers them (pkg/distributor and pkg/ingester

@@ -346,7 +346,10 @@ func selectorLabels(sel string) (string, error) {
 
 // Series is the PromQL selector of the spec's family name (name may carry
 // a suffix like _sum) under the extra label matchers sel ("job=\"api\""):
-// a plain name, or __name__ matching the spec's regex, suffix or prefixes.
+// a plain name, or __name__ matching the spec's regex, suffix or prefixes,
+// and not its helpers (go-concurrency-limits' <ns>_<limiter>_min_rtt
+// pattern also matches its Gradient2's <ns>_g2_window_min_rtt, which a
+// direct scrape leaves out as a helper: so must a query).
 func (spec *Spec) Series(sel, name string) string {
 	var ms []string
 	if sel != "" {
@@ -360,15 +363,15 @@ func (spec *Spec) Series(sel, name string) string {
 	for _, k := range keys {
 		ms = append(ms, fmt.Sprintf("%s=%q", k, spec.Match.Labels[k]))
 	}
+	if h := spec.Match.Helpers; h != nil {
+		// a helper's pattern is anchored at its end; PromQL anchors both
+		ms = append([]string{fmt.Sprintf("__name__!~%q", ".*(?:"+strings.TrimSuffix(h.String(), "$")+")"+distributionSuffix)}, ms...)
+	}
 	switch {
 	case spec.Match.Regex != nil:
-		re := strings.Trim(spec.Match.Regex.String(), "^$")
-		if name != spec.Match.Name {
-			re += strings.TrimPrefix(name, spec.Match.Name) // a _sum or _count family of the regex's
-		}
-		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", re)}, ms...), ","))
+		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", spec.namePattern(name))}, ms...), ","))
 	case spec.Match.Suffix:
-		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", ".*"+name)}, ms...), ","))
+		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", spec.namePattern(name))}, ms...), ","))
 	case len(spec.Match.Prefixes) > 0:
 		alts := []string{name}
 		for _, p := range spec.Match.Prefixes {
@@ -377,6 +380,67 @@ func (spec *Spec) Series(sel, name string) string {
 		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", strings.Join(alts, "|"))}, ms...), ","))
 	}
 	return fmt.Sprintf("%s{%s}", name, strings.Join(ms, ","))
+}
+
+// TargetLabel is the label a query's series carry their target in where
+// Rate took it from the family name.
+const TargetLabel = "limitscope_target"
+
+// distributionSuffix matches the series suffixes a summary or histogram
+// adds to its family name.
+const distributionSuffix = "(?:_sum|_count|_bucket)?"
+
+// namePattern is the PromQL regex (anchored at both ends by PromQL) of
+// the spec's family name with name's suffix (a _sum or _count family of
+// the spec's): its regex, or anything ending in its suffix name.
+func (spec *Spec) namePattern(name string) string {
+	if spec.Match.Regex == nil {
+		return ".*" + regexp.QuoteMeta(name)
+	}
+	re := strings.Trim(spec.Match.Regex.String(), "^$")
+	if name != spec.Match.Name {
+		re += strings.TrimPrefix(name, spec.Match.Name) // a _sum or _count family of the regex's
+	}
+	return re
+}
+
+// TargetPattern is the PromQL regex of the spec's family names followed
+// by suffix (a regex fragment, e.g. for a summary's _sum), and which of its
+// groups holds the target; ok is false where the family name carries no
+// target (a plain name, or a regex without a target group).
+func (spec *Spec) TargetPattern(suffix string) (pattern string, group int, ok bool) {
+	switch {
+	case spec.Match.Regex != nil:
+		if i := spec.Match.Regex.SubexpIndex("target"); i > 0 {
+			return strings.Trim(spec.Match.Regex.String(), "^$") + suffix, i, true
+		}
+	case spec.Match.Suffix:
+		return "(.+)_" + regexp.QuoteMeta(spec.Match.Name) + suffix, 1, true
+	}
+	return "", 0, false
+}
+
+// Rate is PromQL for the per-second increase over win of the spec's family
+// name (with a suffix such as _sum), per series. A rate drops the series'
+// name, and with it the target where the name carries it
+// (go-concurrency-limits names every limiter's families
+// <ns>_<limiter>_…, metric_registry/prometheus/registry.go: their rates,
+// alike but for the lost name, cannot even be divided — "vector cannot
+// contain metrics with the same labelset"). Such a family's rate is
+// therefore its value now less its value win ago, each first labelled
+// with its target in label, over win; a counter reset in between (a
+// negative difference) gives no value. Other families' rate is
+// Prometheus' own.
+func (spec *Spec) Rate(sel, name string, win model.Duration, label string) string {
+	series := spec.Series(sel, name)
+	pattern, group, ok := spec.TargetPattern(regexp.QuoteMeta(strings.TrimPrefix(name, spec.Match.Name)))
+	if !ok {
+		return fmt.Sprintf("rate(%s[%s])", series, win)
+	}
+	named := func(s string) string {
+		return fmt.Sprintf("label_replace(%s, %q, \"$%d\", \"__name__\", %q)", s, label, group, pattern)
+	}
+	return fmt.Sprintf("(((%s - %s) >= 0) / %s)", named(series), named(series+" offset "+win.String()), strconv.FormatFloat(time.Duration(win).Seconds(), 'g', -1, 64))
 }
 
 // scrapedName is the name of one series the spec's metric is scraped as:
@@ -400,9 +464,9 @@ func (spec *Spec) scrapedName() string {
 func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
 	switch spec.Kind {
 	case Mean:
-		return fmt.Sprintf("rate(%s[%s]) / rate(%s[%s])", spec.Series(sel, spec.Match.Name+"_sum"), win, spec.Series(sel, spec.scrapedName()), win)
+		return fmt.Sprintf("%s / %s", spec.Rate(sel, spec.Match.Name+"_sum", win, TargetLabel), spec.Rate(sel, spec.scrapedName(), win, TargetLabel))
 	case Delta:
-		return fmt.Sprintf("rate(%s[%s]) * %s", spec.Series(sel, spec.Match.Name), win, strconv.FormatFloat(time.Duration(step).Seconds(), 'g', -1, 64))
+		return fmt.Sprintf("%s * %s", spec.Rate(sel, spec.Match.Name, win, TargetLabel), strconv.FormatFloat(time.Duration(step).Seconds(), 'g', -1, 64))
 	}
 	return spec.Series(sel, spec.Match.Name)
 }
@@ -613,6 +677,9 @@ func (s *PromSource) targetName(q *promQuery, m model.Metric) string {
 		if v := m[model.LabelName(tl)]; v != "" {
 			return string(v)
 		}
+	}
+	if v := m[TargetLabel]; v != "" {
+		return string(v)
 	}
 	if q.match != nil {
 		if ok, fromName := q.match.match(string(m[model.MetricNameLabel])); ok && fromName != "" {

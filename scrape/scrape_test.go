@@ -605,7 +605,8 @@ func TestEnvoyVariants(t *testing.T) {
 }
 
 // Netflix concurrency-limits through Micrometer: detected, the limiter named
-// by its id tag, summaries as interval means, call statuses as counts.
+// by its id tag, summaries as interval means (min_window_rtt the RTT),
+// call statuses as counts.
 func TestNetflixPreset(t *testing.T) {
 	nf := load(t, "netflix.prom")
 	fams, _ := ParseExposition(nf, "netflix")
@@ -614,9 +615,10 @@ func TestNetflixPreset(t *testing.T) {
 	}
 	nf2 := bump(bump(nf, `netflix_concurrency_limits_inflight_count{id="grpc-server"}`, 10), `netflix_concurrency_limits_inflight_sum{id="grpc-server"}`, 550)
 	nf2 = bump(bump(nf2, `netflix_concurrency_limits_min_rtt_count{id="grpc-server"}`, 2), `netflix_concurrency_limits_min_rtt_sum{id="grpc-server"}`, 2.4e7)
+	nf2 = bump(bump(nf2, `netflix_concurrency_limits_min_window_rtt_count{id="grpc-server"}`, 4), `netflix_concurrency_limits_min_window_rtt_sum{id="grpc-server"}`, 6e7)
 	nf2 = bump(bump(nf2, `netflix_concurrency_limits_call_total{id="grpc-server",status="dropped"}`, 3), `netflix_concurrency_limits_call_total{id="grpc-server",status="rejected"}`, 40)
 	g := byTarget(mapOnce(t, "netflix", nf, nf2))["grpc-server"]
-	if g.Limit != 64 || g.InFlight != 55 || !approx(g.RTTMinMs, 12) || g.Dropped != 3 || g.Rejected != 40 {
+	if g.Limit != 64 || g.InFlight != 55 || !approx(g.RTTMinMs, 12) || !approx(g.RTTMs, 15) || g.Dropped != 3 || g.Rejected != 40 {
 		t.Errorf("netflix grpc-server: %+v", g)
 	}
 	// our own page and go-concurrency-limits' stay theirs

@@ -1,0 +1,300 @@
+package scrape_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	gclcore "github.com/platinummonkey/go-concurrency-limits/core"
+	gcllimit "github.com/platinummonkey/go-concurrency-limits/limit"
+	"github.com/prometheus/client_golang/api"
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/common/model"
+
+	"github.com/limitscope/limitscope/internal/testtools"
+	"github.com/limitscope/limitscope/internal/thirdpartytest"
+	"github.com/limitscope/limitscope/rules"
+	"github.com/limitscope/limitscope/scrape"
+	"github.com/limitscope/limitscope/trace"
+)
+
+// TestGoConcurrencyLimitsFleet reads go-concurrency-limits v1.0.0, run for
+// real (Gradient2 and Vegas behind its DefaultLimiter, its Prometheus
+// registry), through a real Prometheus server: the fleet source and the
+// rules of the go-concurrency-limits preset must give each limiter its
+// own limit, in-flight, min RTT, RTT and losses — as Prometheus itself
+// computes them from that limiter's families — and no other target. The
+// library names every limiter's families <ns>_<limiter>_… and exports
+// in-flight and the RTTs as summaries without quantiles: before the
+// preset read them as means and the rates kept the limiter, the fleet
+// source failed outright ("vector cannot contain metrics with the same
+// labelset") and the rules recorded no in-flight and no min RTT, and one
+// RTT for both limiters.
+func TestGoConcurrencyLimitsFleet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real library under a real Prometheus for over a minute")
+	}
+	t.Parallel() // a minute of waiting, beside TestNetflixFleet's
+	preset := scrape.Presets["go-concurrency-limits"]
+	ruleFile := filepath.Join(t.TempDir(), "gcl.rules.yml")
+	f, err := os.Create(ruleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rules.Write(f, rules.Options{Mapping: &preset}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	svc := thirdpartytest.GoConcurrencyLimits(t, 12, 5*time.Millisecond, func(r gclcore.MetricRegistry) map[string]gclcore.Limit {
+		return map[string]gclcore.Limit{
+			"g2":    gcllimit.NewDefaultGradient2Limit("g2", nil, r),
+			"vegas": gcllimit.NewDefaultVegasLimit("vegas", nil, r),
+		}
+	})
+	promURL := testtools.StartPrometheus(t, "1s", strings.TrimSuffix(strings.TrimPrefix(svc.URL, "http://"), "/metrics"), ruleFile)
+	query := promQuery(t, promURL)
+	// the series must be a rate's window old (a minute) and more
+	time.Sleep(70 * time.Second)
+	at := time.Now()
+
+	// what Prometheus computes from each limiter's own families
+	want := map[string]map[trace.Field]float64{}
+	for _, lim := range []string{"g2", "vegas"} {
+		one := func(q string) float64 {
+			v := query(q, at)
+			if len(v) != 1 {
+				t.Fatalf("%s: %d series, want 1", q, len(v))
+			}
+			return float64(v[0].Value)
+		}
+		mean := func(fam string) float64 {
+			return one(fmt.Sprintf("rate(limiter_%s_%s_sum[1m]) / rate(limiter_%s_%s_count[1m])", lim, fam, lim, fam))
+		}
+		want[lim] = map[trace.Field]float64{
+			trace.FieldLimit:    one("limiter_" + lim + "_limit"),
+			trace.FieldInFlight: mean("inflight"),
+			trace.FieldRTTMin:   mean("min_rtt") / 1e6, // nanoseconds to ms
+			trace.FieldRTT:      mean("rtt_ms") / 1e6,
+		}
+	}
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 0.1*math.Abs(want)+1e-9 }
+
+	src, err := scrape.NewPromSource(scrape.PromConfig{URL: promURL, Mapping: &preset, Interval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := src.Instant(context.Background(), at)
+	if err != nil {
+		t.Errorf("the fleet source: %v", err)
+	}
+	var targets []string
+	for _, s := range samples {
+		targets = append(targets, s.Target)
+		w, ok := want[s.Target]
+		if !ok {
+			continue
+		}
+		for f, v := range w {
+			if got, ok := s.Value(f); !ok || !near(got, v) {
+				t.Errorf("fleet source, %s %s: %v (measured %v), want %v", s.Target, f, got, ok, v)
+			}
+		}
+		if d, ok := s.Value(trace.FieldDropped); !ok || d != 0 {
+			t.Errorf("fleet source, %s dropped: %v (measured %v), want 0 (the service drops nothing)", s.Target, d, ok)
+		}
+	}
+	sort.Strings(targets)
+	if fmt.Sprint(targets) != "[g2 vegas]" {
+		t.Errorf("fleet source targets %v, want [g2 vegas] (helpers such as g2's window_min_rtt are no target)", targets)
+	}
+
+	// the rules' normalised series, one per limiter
+	for _, r := range []struct {
+		record string
+		field  trace.Field
+		scale  float64
+	}{
+		{"limitscope:limit", trace.FieldLimit, 1},
+		{"limitscope:in_flight", trace.FieldInFlight, 1},
+		{"limitscope:rtt_min_seconds", trace.FieldRTTMin, 1000},
+		{"limitscope:rtt_seconds", trace.FieldRTT, 1000},
+		{"limitscope:dropped:rate1m", 0, 0},
+	} {
+		got := map[string]float64{}
+		for _, s := range query(r.record, at) {
+			got[string(s.Metric["limiter"])] = float64(s.Value)
+		}
+		if len(got) != 2 {
+			t.Errorf("rules: %s has series for %v, want g2 and vegas", r.record, got)
+			continue
+		}
+		for lim, v := range got {
+			switch w, ok := want[lim]; {
+			case !ok:
+				t.Errorf("rules: %s for limiter %q, want g2 and vegas", r.record, lim)
+			case r.field == 0:
+				if v != 0 {
+					t.Errorf("rules: %s for %s is %v, want 0", r.record, lim, v)
+				}
+			case !near(v*r.scale, w[r.field]):
+				t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v*r.scale, w[r.field])
+			}
+		}
+	}
+}
+
+// promQuery returns an instant query of the Prometheus server at url.
+func promQuery(t *testing.T, url string) func(q string, at time.Time) model.Vector {
+	client, err := api.NewClient(api.Config{Address: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prom := v1.NewAPI(client)
+	return func(q string, at time.Time) model.Vector {
+		t.Helper()
+		v, _, err := prom.Query(context.Background(), q, at)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return v.(model.Vector)
+	}
+}
+
+// TestNetflixFleet reads Netflix concurrency-limits' series, laid out as
+// its Micrometer registry renders them to Prometheus
+// (concurrency-limits-micrometer MicrometerMetricRegistry: MetricIds
+// prefixed "netflix.concurrency.limits.", distributions as
+// DistributionSummary — a summary without quantiles beside a _max gauge —
+// the limiter named by its id tag), through a real Prometheus server: two
+// limiters, a Gradient2 (whose min_window_rtt is the window's average
+// RTT, limit/Gradient2Limit.java) and a Vegas (which exports none). The
+// Java library cannot run here; the layout is its registry's. Before the
+// preset read the distributions as means, the fleet source and the rules
+// found no in-flight and no min RTT; before it mapped min_window_rtt, no
+// RTT.
+func TestNetflixFleet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real Prometheus for over a minute")
+	}
+	t.Parallel() // a minute of waiting, beside TestGoConcurrencyLimitsFleet's
+	reg := prometheus.NewRegistry()
+	const ns = "netflix_concurrency_limits_"
+	limit := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: ns + "limit"}, []string{"id"})
+	summary := func(name string) *prometheus.SummaryVec {
+		return prometheus.NewSummaryVec(prometheus.SummaryOpts{Name: ns + name}, []string{"id"})
+	}
+	inflight, minRTT, window := summary("inflight"), summary("min_rtt"), summary("min_window_rtt")
+	inflightMax := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: ns + "inflight_max"}, []string{"id"})
+	calls := prometheus.NewCounterVec(prometheus.CounterOpts{Name: ns + "call_total"}, []string{"id", "status"})
+	reg.MustRegister(limit, inflight, minRTT, window, inflightMax, calls)
+	limit.WithLabelValues("grpc-server").Set(40)
+	limit.WithLabelValues("batch").Set(10)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // the limiters' samples, ten a second
+		defer close(done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			// grpc-server: in-flight 28 and 32, its long RTT 20 ms, its
+			// window RTT 25 and 35 ms; batch: in-flight 4, min RTT 50 ms,
+			// one loss a sample
+			inflight.WithLabelValues("grpc-server").Observe(float64(28 + 4*(i%2)))
+			minRTT.WithLabelValues("grpc-server").Observe(20e6)
+			window.WithLabelValues("grpc-server").Observe(float64(25e6 + 10e6*(i%2)))
+			inflightMax.WithLabelValues("grpc-server").Set(32)
+			calls.WithLabelValues("grpc-server", "success").Inc()
+			inflight.WithLabelValues("batch").Observe(4)
+			minRTT.WithLabelValues("batch").Observe(50e6)
+			calls.WithLabelValues("batch", "dropped").Inc()
+		}
+	}()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	t.Cleanup(func() {
+		close(stop)
+		<-done
+		srv.Close()
+	})
+	preset := scrape.Presets["netflix"]
+	ruleFile := filepath.Join(t.TempDir(), "netflix.rules.yml")
+	f, err := os.Create(ruleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rules.Write(f, rules.Options{Mapping: &preset}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	promURL := testtools.StartPrometheus(t, "1s", strings.TrimPrefix(srv.URL, "http://"), ruleFile)
+	query := promQuery(t, promURL)
+	time.Sleep(70 * time.Second)
+	at := time.Now()
+
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 0.1*want }
+	want := map[string]map[trace.Field]float64{
+		"grpc-server": {trace.FieldLimit: 40, trace.FieldInFlight: 30, trace.FieldRTTMin: 20, trace.FieldRTT: 30},
+		"batch":       {trace.FieldLimit: 10, trace.FieldInFlight: 4, trace.FieldRTTMin: 50, trace.FieldDropped: 10}, // ten a second, read every second
+	}
+	src, err := scrape.NewPromSource(scrape.PromConfig{URL: promURL, Mapping: &preset, Interval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := src.Instant(context.Background(), at)
+	if err != nil {
+		t.Errorf("the fleet source: %v", err)
+	}
+	var targets []string
+	for _, s := range samples {
+		targets = append(targets, s.Target)
+		for fl, v := range want[s.Target] {
+			if got, ok := s.Value(fl); !ok || !near(got, v) {
+				t.Errorf("fleet source, %s %s: %v (measured %v), want %v", s.Target, fl, got, ok, v)
+			}
+		}
+		if s.Target == "batch" && s.Has(trace.FieldRTT) {
+			t.Errorf("fleet source, batch: an RTT %v, but its Vegas exports none", s.RTTMs)
+		}
+	}
+	sort.Strings(targets)
+	if fmt.Sprint(targets) != "[batch grpc-server]" {
+		t.Errorf("fleet source targets %v, want [batch grpc-server]", targets)
+	}
+	for _, r := range []struct {
+		record string
+		want   map[string]float64
+	}{
+		{"limitscope:in_flight", map[string]float64{"grpc-server": 30, "batch": 4}},
+		{"limitscope:rtt_min_seconds", map[string]float64{"grpc-server": 0.020, "batch": 0.050}},
+		{"limitscope:rtt_seconds", map[string]float64{"grpc-server": 0.030}},
+		{"limitscope:dropped:rate1m", map[string]float64{"batch": 10}},
+	} {
+		got := map[string]float64{}
+		for _, s := range query(r.record, at) {
+			if v := float64(s.Value); v != 0 {
+				got[string(s.Metric["limiter"])] = v
+			}
+		}
+		if len(got) != len(r.want) {
+			t.Errorf("rules: %s is %v, want %v", r.record, got, r.want)
+		}
+		for lim, w := range r.want {
+			if v, ok := got[lim]; !ok || !near(v, w) {
+				t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v, w)
+			}
+		}
+	}
+}
