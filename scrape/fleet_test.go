@@ -45,15 +45,7 @@ func TestGoConcurrencyLimitsFleet(t *testing.T) {
 	}
 	t.Parallel() // a minute of waiting, beside TestNetflixFleet's
 	preset := scrape.Presets["go-concurrency-limits"]
-	ruleFile := filepath.Join(t.TempDir(), "gcl.rules.yml")
-	f, err := os.Create(ruleFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rules.Write(f, rules.Options{Mapping: &preset}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	ruleFile := writeRules(t, preset)
 	svc := thirdpartytest.GoConcurrencyLimits(t, 12, 5*time.Millisecond, func(r gclcore.MetricRegistry) map[string]gclcore.Limit {
 		return map[string]gclcore.Limit{
 			"g2":    gcllimit.NewDefaultGradient2Limit("g2", nil, r),
@@ -86,36 +78,11 @@ func TestGoConcurrencyLimitsFleet(t *testing.T) {
 			trace.FieldRTT:      mean("rtt_ms") / 1e6,
 		}
 	}
-	near := func(got, want float64) bool { return math.Abs(got-want) <= 0.1*math.Abs(want)+1e-9 }
-
-	src, err := scrape.NewPromSource(scrape.PromConfig{URL: promURL, Mapping: &preset, Interval: time.Second})
-	if err != nil {
-		t.Fatal(err)
+	for _, w := range want {
+		w[trace.FieldDropped] = 0 // the service drops nothing
 	}
-	samples, err := src.Instant(context.Background(), at)
-	if err != nil {
-		t.Errorf("the fleet source: %v", err)
-	}
-	var targets []string
-	for _, s := range samples {
-		targets = append(targets, s.Target)
-		w, ok := want[s.Target]
-		if !ok {
-			continue
-		}
-		for f, v := range w {
-			if got, ok := s.Value(f); !ok || !near(got, v) {
-				t.Errorf("fleet source, %s %s: %v (measured %v), want %v", s.Target, f, got, ok, v)
-			}
-		}
-		if d, ok := s.Value(trace.FieldDropped); !ok || d != 0 {
-			t.Errorf("fleet source, %s dropped: %v (measured %v), want 0 (the service drops nothing)", s.Target, d, ok)
-		}
-	}
-	sort.Strings(targets)
-	if fmt.Sprint(targets) != "[g2 vegas]" {
-		t.Errorf("fleet source targets %v, want [g2 vegas] (helpers such as g2's window_min_rtt are no target)", targets)
-	}
+	// helpers such as g2's window_min_rtt are no target
+	checkFleetSource(t, promURL, preset, at, want)
 
 	// the rules' normalised series, one per limiter
 	for _, r := range []struct {
@@ -230,48 +197,20 @@ func TestNetflixFleet(t *testing.T) {
 		srv.Close()
 	})
 	preset := scrape.Presets["netflix"]
-	ruleFile := filepath.Join(t.TempDir(), "netflix.rules.yml")
-	f, err := os.Create(ruleFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rules.Write(f, rules.Options{Mapping: &preset}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	ruleFile := writeRules(t, preset)
 	promURL := testtools.StartPrometheus(t, "1s", strings.TrimPrefix(srv.URL, "http://"), ruleFile)
 	query := promQuery(t, promURL)
 	time.Sleep(70 * time.Second)
 	at := time.Now()
 
-	near := func(got, want float64) bool { return math.Abs(got-want) <= 0.1*want }
-	want := map[string]map[trace.Field]float64{
+	samples := checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
 		"grpc-server": {trace.FieldLimit: 40, trace.FieldInFlight: 30, trace.FieldRTTMin: 20, trace.FieldRTT: 30},
 		"batch":       {trace.FieldLimit: 10, trace.FieldInFlight: 4, trace.FieldRTTMin: 50, trace.FieldDropped: 10}, // ten a second, read every second
-	}
-	src, err := scrape.NewPromSource(scrape.PromConfig{URL: promURL, Mapping: &preset, Interval: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	samples, err := src.Instant(context.Background(), at)
-	if err != nil {
-		t.Errorf("the fleet source: %v", err)
-	}
-	var targets []string
+	})
 	for _, s := range samples {
-		targets = append(targets, s.Target)
-		for fl, v := range want[s.Target] {
-			if got, ok := s.Value(fl); !ok || !near(got, v) {
-				t.Errorf("fleet source, %s %s: %v (measured %v), want %v", s.Target, fl, got, ok, v)
-			}
-		}
 		if s.Target == "batch" && s.Has(trace.FieldRTT) {
 			t.Errorf("fleet source, batch: an RTT %v, but its Vegas exports none", s.RTTMs)
 		}
-	}
-	sort.Strings(targets)
-	if fmt.Sprint(targets) != "[batch grpc-server]" {
-		t.Errorf("fleet source targets %v, want [batch grpc-server]", targets)
 	}
 	for _, r := range []struct {
 		record string
@@ -297,4 +236,55 @@ func TestNetflixFleet(t *testing.T) {
 			}
 		}
 	}
+}
+
+// near: within 10 % of want.
+func near(got, want float64) bool { return math.Abs(got-want) <= 0.1*math.Abs(want)+1e-9 }
+
+// writeRules writes the preset's rule file and returns its path.
+func writeRules(t *testing.T, preset scrape.Mapping) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), preset.Name+".rules.yml")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := rules.Write(f, rules.Options{Mapping: &preset}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// checkFleetSource reads the server at url through the preset's fleet
+// source at at and checks it found exactly want's targets, each field of
+// want near its value. It returns the samples read.
+func checkFleetSource(t *testing.T, url string, preset scrape.Mapping, at time.Time, want map[string]map[trace.Field]float64) []trace.Sample {
+	t.Helper()
+	src, err := scrape.NewPromSource(scrape.PromConfig{URL: url, Mapping: &preset, Interval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := src.Instant(context.Background(), at)
+	if err != nil {
+		t.Errorf("the fleet source: %v", err)
+	}
+	var targets, wanted []string
+	for _, s := range samples {
+		targets = append(targets, s.Target)
+		for f, v := range want[s.Target] {
+			if got, ok := s.Value(f); !ok || !near(got, v) {
+				t.Errorf("fleet source, %s %s: %v (measured %v), want %v", s.Target, f, got, ok, v)
+			}
+		}
+	}
+	for target := range want {
+		wanted = append(wanted, target)
+	}
+	sort.Strings(targets)
+	sort.Strings(wanted)
+	if fmt.Sprint(targets) != fmt.Sprint(wanted) {
+		t.Errorf("fleet source targets %v, want %v", targets, wanted)
+	}
+	return samples
 }
