@@ -566,7 +566,10 @@ func (s *PromSource) note(err error, n int) {
 	}
 	sort.Strings(s.st.Targets)
 	if n == 0 {
-		s.st.Reason = "the queries returned no series (check the selector)"
+		// the preset is named: with --prom it is not detected, and a
+		// fleet of another library's limiters queried by our own names
+		// finds nothing
+		s.st.Reason = fmt.Sprintf("the queries returned no series (check the selector, and that the limiters export the %s preset's metric names)", s.cfg.Mapping.Name)
 	}
 }
 

@@ -882,6 +882,10 @@ func TestPromSourceReadsAPastSpanAndStops(t *testing.T) {
 	if ctx.Err() != nil {
 		t.Fatal("Run followed live past the span instead of returning")
 	}
+	// nothing came back: the status says whose metric names were asked for
+	if r := src.Statuses()[0].Reason; !strings.Contains(r, "no series") || !strings.Contains(r, "the limitscope preset's metric names") {
+		t.Errorf("status reason %q: want it to say no series came back and which preset's names were queried", r)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(starts) == 0 {
