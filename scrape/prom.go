@@ -368,9 +368,7 @@ func (spec *Spec) Series(sel, name string) string {
 		ms = append([]string{fmt.Sprintf("__name__!~%q", ".*(?:"+strings.TrimSuffix(h.String(), "$")+")"+distributionSuffix)}, ms...)
 	}
 	switch {
-	case spec.Match.Regex != nil:
-		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", spec.namePattern(name))}, ms...), ","))
-	case spec.Match.Suffix:
+	case spec.Match.Regex != nil || spec.Match.Suffix:
 		return fmt.Sprintf("{%s}", strings.Join(append([]string{fmt.Sprintf("__name__=~%q", spec.namePattern(name))}, ms...), ","))
 	case len(spec.Match.Prefixes) > 0:
 		alts := []string{name}
