@@ -1,6 +1,7 @@
 // Package agreement measures, for tests, how often the alerts of limitscope
 // rules agree with diagnose's findings on the same series: each trace is
-// turned into the limitscope preset's families, the real promtool
+// turned into a preset's families (limitscope's, or go-concurrency-limits'
+// as its registry exports them), the real promtool
 // evaluates the rules over them, and every minute each alert's firing is
 // compared with whether diagnose's findings say that alert's class then.
 // Only tests import it (rules' simulator cases, diagnose's real libraries).
@@ -33,9 +34,18 @@ type Case struct {
 }
 
 // Options are the rules' window and baseline, and the traces' sampling
-// interval (every case is read at it, one value per sample).
+// interval (every case is read at it, one value per sample). Layout is the
+// preset whose families the traces are written as: "" (limitscope's) or
+// "go-concurrency-limits".
 type Options struct {
 	Window, Baseline, Interval time.Duration
+	Layout                     string
+}
+
+// layouts write a trace as a preset's families.
+var layouts = map[string]func(name string, samples []trace.Sample) []string{
+	"limitscope":            seriesOf,
+	"go-concurrency-limits": gclSeriesOf,
 }
 
 // alertOf is the alert that says a class.
@@ -69,7 +79,13 @@ func Shares(t *testing.T, cases []Case, opt Options) map[string]float64 {
 	t.Helper()
 	promtool := RequirePromtool(t)
 	dir := t.TempDir()
-	m := scrape.Presets["limitscope"]
+	if opt.Layout == "" {
+		opt.Layout = "limitscope"
+	}
+	m, write := scrape.Presets[opt.Layout], layouts[opt.Layout]
+	if write == nil {
+		t.Fatalf("agreement: no layout %q", opt.Layout)
+	}
 	var rf strings.Builder
 	if err := rules.Write(&rf, rules.Options{Mapping: &m, Window: opt.Window, For: time.Second, Baseline: opt.Baseline}); err != nil {
 		t.Fatal(err)
@@ -86,8 +102,19 @@ func Shares(t *testing.T, cases []Case, opt Options) map[string]float64 {
 	says := map[string][]diagnose.Finding{}
 	dur := time.Duration(1<<63 - 1)
 	for _, cs := range cases {
-		says[cs.Name] = diagnose.Classify(cs.Name, cs.Samples, diagnose.Options{Window: opt.Window}).Findings
-		for _, l := range seriesOf(cs.Name, cs.Samples) {
+		// diagnose reads what the preset carries: go-concurrency-limits
+		// counts no rejections
+		smp := cs.Samples
+		if !m.Has(trace.FieldRejected) {
+			smp = make([]trace.Sample, len(cs.Samples))
+			for i, s := range cs.Samples {
+				s.Fields &^= trace.FieldRejected
+				s.Rejected = 0
+				smp[i] = s
+			}
+		}
+		says[cs.Name] = diagnose.Classify(cs.Name, smp, diagnose.Options{Window: opt.Window}).Findings
+		for _, l := range write(cs.Name, cs.Samples) {
 			b.WriteString(l)
 		}
 		dur = min(dur, time.Duration(len(cs.Samples)-1)*opt.Interval)
@@ -220,6 +247,55 @@ func seriesOf(name string, samples []trace.Sample) []string {
 		line("limiter_limit{"+l+"}", lim), line("limiter_in_flight{"+l+"}", inf), line("limiter_rtt_min_seconds{"+l+"}", rmin),
 		line("limiter_rtt_seconds_count{"+l+"}", cnt), line("limiter_rtt_seconds_sum{"+l+"}", sum),
 		line(`limiter_requests_total{outcome="rejected",`+l+"}", rej), line(`limiter_requests_total{outcome="dropped",`+l+"}", drop),
+	}
+}
+
+// gclSeriesOf turns a trace into go-concurrency-limits' families as its
+// Prometheus registry exports them for a limit algorithm named name under
+// the namespace "limiter" (metric_registry/prometheus/registry.go there:
+// summaries without quantiles, so only their _sum and _count; RTTs in
+// nanoseconds): the limit gauge; in-flight and the min RTT as one
+// observation per sample (the library observes once per sample window);
+// completions (Little's law, as seriesOf) and their RTTs as rtt_ms; dropped
+// as its counter. A field not measured adds no observation.
+func gclSeriesOf(name string, samples []trace.Sample) []string {
+	l := `{job="api",instance="svc:9090"}`
+	var lim, infC, infS, minC, minS, cnt, sum, drop []string
+	var ic, is, mc, ms, c, s, d float64
+	for i, smp := range samples {
+		if v, ok := smp.Value(trace.FieldLimit); ok {
+			lim = append(lim, fmt.Sprintf("%g", v))
+		} else {
+			lim = append(lim, "_")
+		}
+		if v, ok := smp.Value(trace.FieldInFlight); ok {
+			ic, is = ic+1, is+v
+		}
+		if v, ok := smp.Value(trace.FieldRTTMin); ok {
+			mc, ms = mc+1, ms+v*1e6
+		}
+		if i > 0 {
+			dt := smp.Time.Sub(samples[i-1].Time).Seconds()
+			if smp.Has(trace.FieldRTT|trace.FieldInFlight) && smp.RTTMs > 0 {
+				n := smp.InFlight / (smp.RTTMs / 1e3) * dt
+				c, s = c+n, s+n*smp.RTTMs*1e6
+			}
+			d += smp.Dropped
+		}
+		for _, x := range []struct {
+			dst *[]string
+			v   float64
+		}{{&infC, ic}, {&infS, is}, {&minC, mc}, {&minS, ms}, {&cnt, c}, {&sum, s}, {&drop, d}} {
+			*x.dst = append(*x.dst, fmt.Sprintf("%g", x.v))
+		}
+	}
+	line := func(family string, v []string) string {
+		return fmt.Sprintf("      - series: 'limiter_%s_%s%s'\n        values: '%s'\n", name, family, l, strings.Join(v, " "))
+	}
+	return []string{
+		line("limit", lim), line("inflight_count", infC), line("inflight_sum", infS),
+		line("min_rtt_count", minC), line("min_rtt_sum", minS),
+		line("rtt_ms_count", cnt), line("rtt_ms_sum", sum), line("dropped_total", drop),
 	}
 }
 
