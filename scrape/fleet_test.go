@@ -27,7 +27,33 @@ import (
 	"github.com/limitscope/limitscope/trace"
 )
 
-// TestGoConcurrencyLimitsFleet reads go-concurrency-limits v1.0.0, run for
+// TestLibraryPresetsThroughPrometheus reads the library presets' series
+// through a real Prometheus server (the fleet source and the preset's
+// rules): go-concurrency-limits run for real, Netflix's layout as a
+// Micrometer registry renders it, tagged and as a release tags it. Each
+// setup starts its own server and returns its checks; the series must be
+// a rate's window old (a minute) and more, so all are started before the
+// one wait.
+func TestLibraryPresetsThroughPrometheus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real Prometheus servers for over a minute")
+	}
+	checks := []struct {
+		name  string
+		check func(t *testing.T, at time.Time)
+	}{
+		{"go-concurrency-limits", gclThroughPrometheus(t)},
+		{"netflix", netflixThroughPrometheus(t)},
+		{"netflix release", netflixReleaseThroughPrometheus(t)},
+	}
+	time.Sleep(70 * time.Second)
+	at := time.Now()
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) { c.check(t, at) })
+	}
+}
+
+// gclThroughPrometheus reads go-concurrency-limits v1.0.0, run for
 // real (Gradient2 and Vegas behind its DefaultLimiter, its Prometheus
 // registry), through a real Prometheus server: the fleet source and the
 // rules of the go-concurrency-limits preset must give each limiter its
@@ -39,11 +65,7 @@ import (
 // source failed outright ("vector cannot contain metrics with the same
 // labelset") and the rules recorded no in-flight and no min RTT, and one
 // RTT for both limiters.
-func TestGoConcurrencyLimitsFleet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the real library under a real Prometheus for over a minute")
-	}
-	t.Parallel() // a minute of waiting, beside TestNetflixFleet's
+func gclThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 	preset := scrape.Presets["go-concurrency-limits"]
 	ruleFile := writeRules(t, preset)
 	svc := thirdpartytest.GoConcurrencyLimits(t, 12, 5*time.Millisecond, func(r gclcore.MetricRegistry) map[string]gclcore.Limit {
@@ -53,67 +75,65 @@ func TestGoConcurrencyLimitsFleet(t *testing.T) {
 		}
 	})
 	promURL := testtools.StartPrometheus(t, "1s", strings.TrimSuffix(strings.TrimPrefix(svc.URL, "http://"), "/metrics"), ruleFile)
-	query := promQuery(t, promURL)
-	// the series must be a rate's window old (a minute) and more
-	time.Sleep(70 * time.Second)
-	at := time.Now()
-
-	// what Prometheus computes from each limiter's own families
-	want := map[string]map[trace.Field]float64{}
-	for _, lim := range []string{"g2", "vegas"} {
-		one := func(q string) float64 {
-			v := query(q, at)
-			if len(v) != 1 {
-				t.Fatalf("%s: %d series, want 1", q, len(v))
-			}
-			return float64(v[0].Value)
-		}
-		mean := func(fam string) float64 {
-			return one(fmt.Sprintf("rate(limiter_%s_%s_sum[1m]) / rate(limiter_%s_%s_count[1m])", lim, fam, lim, fam))
-		}
-		want[lim] = map[trace.Field]float64{
-			trace.FieldLimit:    one("limiter_" + lim + "_limit"),
-			trace.FieldInFlight: mean("inflight"),
-			trace.FieldRTTMin:   mean("min_rtt") / 1e6, // nanoseconds to ms
-			trace.FieldRTT:      mean("rtt_ms") / 1e6,
-		}
-	}
-	for _, w := range want {
-		w[trace.FieldDropped] = 0 // the service drops nothing
-	}
-	// helpers such as g2's window_min_rtt are no target
-	checkFleetSource(t, promURL, preset, at, want)
-
-	// the rules' normalised series, one per limiter
-	for _, r := range []struct {
-		record string
-		field  trace.Field
-		scale  float64
-	}{
-		{"limitscope:limit", trace.FieldLimit, 1},
-		{"limitscope:in_flight", trace.FieldInFlight, 1},
-		{"limitscope:rtt_min_seconds", trace.FieldRTTMin, 1000},
-		{"limitscope:rtt_seconds", trace.FieldRTT, 1000},
-		{"limitscope:dropped:rate1m", 0, 0},
-	} {
-		got := map[string]float64{}
-		for _, s := range query(r.record, at) {
-			got[string(s.Metric["limiter"])] = float64(s.Value)
-		}
-		if len(got) != 2 {
-			t.Errorf("rules: %s has series for %v, want g2 and vegas", r.record, got)
-			continue
-		}
-		for lim, v := range got {
-			switch w, ok := want[lim]; {
-			case !ok:
-				t.Errorf("rules: %s for limiter %q, want g2 and vegas", r.record, lim)
-			case r.field == 0:
-				if v != 0 {
-					t.Errorf("rules: %s for %s is %v, want 0", r.record, lim, v)
+	return func(t *testing.T, at time.Time) {
+		query := promQuery(t, promURL)
+		// what Prometheus computes from each limiter's own families
+		want := map[string]map[trace.Field]float64{}
+		for _, lim := range []string{"g2", "vegas"} {
+			one := func(q string) float64 {
+				v := query(q, at)
+				if len(v) != 1 {
+					t.Fatalf("%s: %d series, want 1", q, len(v))
 				}
-			case !near(v*r.scale, w[r.field]):
-				t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v*r.scale, w[r.field])
+				return float64(v[0].Value)
+			}
+			mean := func(fam string) float64 {
+				return one(fmt.Sprintf("rate(limiter_%s_%s_sum[1m]) / rate(limiter_%s_%s_count[1m])", lim, fam, lim, fam))
+			}
+			want[lim] = map[trace.Field]float64{
+				trace.FieldLimit:    one("limiter_" + lim + "_limit"),
+				trace.FieldInFlight: mean("inflight"),
+				trace.FieldRTTMin:   mean("min_rtt") / 1e6, // nanoseconds to ms
+				trace.FieldRTT:      mean("rtt_ms") / 1e6,
+			}
+		}
+		for _, w := range want {
+			w[trace.FieldDropped] = 0 // the service drops nothing
+		}
+		// helpers such as g2's window_min_rtt are no target
+		checkFleetSource(t, promURL, preset, at, want)
+
+		// the rules' normalised series, one per limiter
+		for _, r := range []struct {
+			record string
+			field  trace.Field
+			scale  float64
+		}{
+			{"limitscope:limit", trace.FieldLimit, 1},
+			{"limitscope:in_flight", trace.FieldInFlight, 1},
+			{"limitscope:rtt_min_seconds", trace.FieldRTTMin, 1000},
+			{"limitscope:rtt_seconds", trace.FieldRTT, 1000},
+			{"limitscope:dropped:rate1m", 0, 0},
+		} {
+			got := map[string]float64{}
+			for _, s := range query(r.record, at) {
+				got[string(s.Metric["limiter"])] = float64(s.Value)
+			}
+			if len(got) != 2 {
+				t.Errorf("rules: %s has series for %v, want g2 and vegas", r.record, got)
+				continue
+			}
+			for lim, v := range got {
+				switch w, ok := want[lim]; {
+				case !ok:
+					t.Errorf("rules: %s for limiter %q, want g2 and vegas", r.record, lim)
+				case r.field == 0:
+					if v != 0 {
+						t.Errorf("rules: %s for %s is %v, want 0", r.record, lim, v)
+					}
+				case !near(v*r.scale, w[r.field]):
+					t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v*r.scale, w[r.field])
+				}
 			}
 		}
 	}
@@ -136,103 +156,55 @@ func promQuery(t *testing.T, url string) func(q string, at time.Time) model.Vect
 	}
 }
 
-// TestNetflixFleet reads Netflix concurrency-limits' series, laid out as
-// its Micrometer registry renders them to Prometheus
-// (concurrency-limits-micrometer MicrometerMetricRegistry: MetricIds
-// prefixed "netflix.concurrency.limits.", distributions as
-// DistributionSummary — a summary without quantiles beside a _max gauge —
-// the limiter named by its id tag), through a real Prometheus server: two
-// limiters, a Gradient2 (whose min_window_rtt is the window's average
-// RTT, limit/Gradient2Limit.java) and a Vegas (which exports none). The
-// Java library cannot run here; the layout is its registry's. Before the
-// preset read the distributions as means, the fleet source and the rules
-// found no in-flight and no min RTT; before it mapped min_window_rtt, no
-// RTT.
-func TestNetflixFleet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a real Prometheus for over a minute")
-	}
-	t.Parallel() // a minute of waiting, beside TestGoConcurrencyLimitsFleet's
-	reg := prometheus.NewRegistry()
-	const ns = "netflix_concurrency_limits_"
-	limit := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: ns + "limit"}, []string{"id"})
-	summary := func(name string) *prometheus.SummaryVec {
-		return prometheus.NewSummaryVec(prometheus.SummaryOpts{Name: ns + name}, []string{"id"})
-	}
-	inflight, minRTT, window := summary("inflight"), summary("min_rtt"), summary("min_window_rtt")
-	inflightMax := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: ns + "inflight_max"}, []string{"id"})
-	calls := prometheus.NewCounterVec(prometheus.CounterOpts{Name: ns + "call_total"}, []string{"id", "status"})
-	reg.MustRegister(limit, inflight, minRTT, window, inflightMax, calls)
-	limit.WithLabelValues("grpc-server").Set(40)
-	limit.WithLabelValues("batch").Set(10)
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() { // the limiters' samples, ten a second
-		defer close(done)
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-			// grpc-server: in-flight 28 and 32, its long RTT 20 ms, its
-			// window RTT 25 and 35 ms; batch: in-flight 4, min RTT 50 ms,
-			// one loss a sample
-			inflight.WithLabelValues("grpc-server").Observe(float64(28 + 4*(i%2)))
-			minRTT.WithLabelValues("grpc-server").Observe(20e6)
-			window.WithLabelValues("grpc-server").Observe(float64(25e6 + 10e6*(i%2)))
-			inflightMax.WithLabelValues("grpc-server").Set(32)
-			calls.WithLabelValues("grpc-server", "success").Inc()
-			inflight.WithLabelValues("batch").Observe(4)
-			minRTT.WithLabelValues("batch").Observe(50e6)
-			calls.WithLabelValues("batch", "dropped").Inc()
-		}
-	}()
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	t.Cleanup(func() {
-		close(stop)
-		<-done
-		srv.Close()
-	})
+// netflixThroughPrometheus reads Netflix concurrency-limits' series, laid out as
+// the Micrometer registry of its pull request 226 renders them to
+// Prometheus (MicrometerMetricRegistry: MetricIds prefixed
+// "netflix.concurrency.limits.", distributions as DistributionSummary — a
+// summary without quantiles beside a _max gauge — every series tagged with
+// its limiter's id), through a real Prometheus server: two limiters, a
+// Gradient2 (whose min_window_rtt is the window's average RTT,
+// limit/Gradient2Limit.java) and a Vegas (which exports none). The Java
+// library cannot run here; the layout is its registry's. Before the preset
+// read the distributions as means, the fleet source and the rules found no
+// in-flight and no min RTT; before it mapped min_window_rtt, no RTT.
+func netflixThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
+	srv := netflixServer(t, false)
 	preset := scrape.Presets["netflix"]
 	ruleFile := writeRules(t, preset)
 	promURL := testtools.StartPrometheus(t, "1s", strings.TrimPrefix(srv.URL, "http://"), ruleFile)
-	query := promQuery(t, promURL)
-	time.Sleep(70 * time.Second)
-	at := time.Now()
-
-	samples := checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
-		"grpc-server": {trace.FieldLimit: 40, trace.FieldInFlight: 30, trace.FieldRTTMin: 20, trace.FieldRTT: 30},
-		"batch":       {trace.FieldLimit: 10, trace.FieldInFlight: 4, trace.FieldRTTMin: 50, trace.FieldDropped: 10}, // ten a second, read every second
-	})
-	for _, s := range samples {
-		if s.Target == "batch" && s.Has(trace.FieldRTT) {
-			t.Errorf("fleet source, batch: an RTT %v, but its Vegas exports none", s.RTTMs)
-		}
-	}
-	for _, r := range []struct {
-		record string
-		want   map[string]float64
-	}{
-		{"limitscope:in_flight", map[string]float64{"grpc-server": 30, "batch": 4}},
-		{"limitscope:rtt_min_seconds", map[string]float64{"grpc-server": 0.020, "batch": 0.050}},
-		{"limitscope:rtt_seconds", map[string]float64{"grpc-server": 0.030}},
-		{"limitscope:dropped:rate1m", map[string]float64{"batch": 10}},
-	} {
-		got := map[string]float64{}
-		for _, s := range query(r.record, at) {
-			if v := float64(s.Value); v != 0 {
-				got[string(s.Metric["limiter"])] = v
+	return func(t *testing.T, at time.Time) {
+		query := promQuery(t, promURL)
+		samples := checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
+			"grpc-server": {trace.FieldLimit: 40, trace.FieldInFlight: 30, trace.FieldRTTMin: 20, trace.FieldRTT: 30, trace.FieldDropped: 10}, // ten a second, read every second
+			"batch":       {trace.FieldLimit: 10, trace.FieldInFlight: 4, trace.FieldRTTMin: 50, trace.FieldDropped: 10},
+		})
+		for _, s := range samples {
+			if s.Target == "batch" && s.Has(trace.FieldRTT) {
+				t.Errorf("fleet source, batch: an RTT %v, but its Vegas exports none", s.RTTMs)
 			}
 		}
-		if len(got) != len(r.want) {
-			t.Errorf("rules: %s is %v, want %v", r.record, got, r.want)
-		}
-		for lim, w := range r.want {
-			if v, ok := got[lim]; !ok || !near(v, w) {
-				t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v, w)
+		for _, r := range []struct {
+			record string
+			want   map[string]float64
+		}{
+			{"limitscope:in_flight", map[string]float64{"grpc-server": 30, "batch": 4}},
+			{"limitscope:rtt_min_seconds", map[string]float64{"grpc-server": 0.020, "batch": 0.050}},
+			{"limitscope:rtt_seconds", map[string]float64{"grpc-server": 0.030}},
+			{"limitscope:dropped:rate1m", map[string]float64{"grpc-server": 10, "batch": 10}},
+		} {
+			got := map[string]float64{}
+			for _, s := range query(r.record, at) {
+				if v := float64(s.Value); v != 0 {
+					got[string(s.Metric["limiter"])] = v
+				}
+			}
+			if len(got) != len(r.want) {
+				t.Errorf("rules: %s is %v, want %v", r.record, got, r.want)
+			}
+			for lim, w := range r.want {
+				if v, ok := got[lim]; !ok || !near(v, w) {
+					t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v, w)
+				}
 			}
 		}
 	}
@@ -287,4 +259,98 @@ func checkFleetSource(t *testing.T, url string, preset scrape.Mapping, at time.T
 		t.Errorf("fleet source targets %v, want %v", targets, wanted)
 	}
 	return samples
+}
+
+// netflixReleaseThroughPrometheus reads a Netflix concurrency-limits release's
+// layout through a real Prometheus server: one limiter whose limit,
+// inflight, min_rtt and min_window_rtt carry no tag and whose call counters
+// carry its id (limiter/AbstractLimiter.java), read as the README says —
+// --target-label instance, each instance one limiter — by the fleet source
+// and by the rules: one limiter, every series joined.
+func netflixReleaseThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
+	srv := netflixServer(t, true)
+	preset := scrape.Presets["netflix"]
+	preset.TargetLabels = []string{"instance"}
+	ruleFile := writeRules(t, preset)
+	instance := strings.TrimPrefix(srv.URL, "http://")
+	promURL := testtools.StartPrometheus(t, "1s", instance, ruleFile)
+	return func(t *testing.T, at time.Time) {
+		query := promQuery(t, promURL)
+		checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
+			instance: {trace.FieldLimit: 40, trace.FieldInFlight: 30, trace.FieldRTTMin: 20, trace.FieldRTT: 30, trace.FieldDropped: 10},
+		})
+		for _, r := range []struct {
+			record string
+			want   float64
+		}{
+			{"limitscope:limit", 40}, {"limitscope:in_flight", 30}, {"limitscope:rtt_min_seconds", 0.020},
+			{"limitscope:rtt_seconds", 0.030}, {"limitscope:dropped:rate1m", 10},
+		} {
+			v := query(r.record, at)
+			if len(v) != 1 || string(v[0].Metric["limiter"]) != instance || !near(float64(v[0].Value), r.want) {
+				t.Errorf("rules: %s is %v, want %v for limiter %q alone", r.record, v, r.want, instance)
+			}
+		}
+	}
+}
+
+// netflixServer serves Netflix concurrency-limits' series as a Micrometer
+// registry renders them, fed ten samples a second: grpc-server (in-flight
+// 28 and 32, its long RTT 20 ms, its window RTT 25 and 35 ms, one loss a
+// sample) and, unless release, batch (a Vegas: in-flight 4, min RTT 50 ms,
+// one loss a sample). Every series is tagged with its limiter's id, or in
+// a release's layout only the call counters.
+func netflixServer(t *testing.T, release bool) *httptest.Server {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	const ns = "netflix_concurrency_limits_"
+	tags := []string{"id"}
+	id := func(name string) []string { return []string{name} }
+	if release {
+		tags, id = nil, func(string) []string { return nil }
+	}
+	limit := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: ns + "limit"}, tags)
+	summary := func(name string) *prometheus.SummaryVec {
+		return prometheus.NewSummaryVec(prometheus.SummaryOpts{Name: ns + name}, tags)
+	}
+	inflight, minRTT, window := summary("inflight"), summary("min_rtt"), summary("min_window_rtt")
+	inflightMax := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: ns + "inflight_max"}, tags)
+	calls := prometheus.NewCounterVec(prometheus.CounterOpts{Name: ns + "call_total"}, []string{"id", "status"})
+	reg.MustRegister(limit, inflight, minRTT, window, inflightMax, calls)
+	limit.WithLabelValues(id("grpc-server")...).Set(40)
+	if !release {
+		limit.WithLabelValues(id("batch")...).Set(10)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			inflight.WithLabelValues(id("grpc-server")...).Observe(float64(28 + 4*(i%2)))
+			minRTT.WithLabelValues(id("grpc-server")...).Observe(20e6)
+			window.WithLabelValues(id("grpc-server")...).Observe(float64(25e6 + 10e6*(i%2)))
+			inflightMax.WithLabelValues(id("grpc-server")...).Set(32)
+			calls.WithLabelValues("grpc-server", "success").Inc()
+			calls.WithLabelValues("grpc-server", "dropped").Inc()
+			if !release {
+				inflight.WithLabelValues(id("batch")...).Observe(4)
+				minRTT.WithLabelValues(id("batch")...).Observe(50e6)
+				calls.WithLabelValues("batch", "dropped").Inc()
+			}
+		}
+	}()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	t.Cleanup(func() {
+		close(stop)
+		<-done
+		srv.Close()
+	})
+	return srv
 }

@@ -155,6 +155,11 @@ type Mapping struct {
 	// Corroborate: a target is made only when at least two of its specs
 	// match (a lone "…_limit" family of another exporter is not a limiter).
 	Corroborate bool
+	// JoinUntagged: a page's series without a target label join the one
+	// target its labelled series name, where that target carries no limit
+	// of its own (a library that labels only some series with the
+	// limiter's name: see joinUntagged).
+	JoinUntagged bool
 	// Owns, when set, matches every family of the library (its namespace):
 	// one that no spec and no helper claims is reported once as ignored
 	// (Mapper.Ignored), never turned into a target.
@@ -274,10 +279,12 @@ var Presets = map[string]Mapping{
 	// Netflix concurrency-limits (Java), as its MetricIds name the series
 	// (concurrency-limits-core MetricIds.java: limit, call, inflight,
 	// min_rtt, min_window_rtt, queue_size, limit.partition) under a base
-	// id, reaching Prometheus through Micrometer (its own
-	// MicrometerMetricRegistry prefixes "netflix.concurrency.limits."; dots
-	// become underscores, counters gain _total, distributions become
-	// summaries or histograms): the limiter's name is the "id" tag,
+	// id, reaching Prometheus through Micrometer (the
+	// MicrometerMetricRegistry of the project's open pull request 226
+	// prefixes "netflix.concurrency.limits."; dots become underscores,
+	// counters gain _total, distributions become summaries or histograms):
+	// the limiter's name is the "id" tag — on every series with that pull
+	// request, on the call counters only in releases (see joinUntagged),
 	// call{status=dropped|rejected} counts losses and rejections, min_rtt is
 	// nanoseconds (or seconds when rendered as a _seconds timer).
 	// inflight, min_rtt and min_window_rtt are distributions (a Micrometer
@@ -304,7 +311,8 @@ var Presets = map[string]Mapping{
 			{trace.FieldRejected, Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?call_total$`), Labels: map[string]string{"status": "rejected"}}, Delta, 0},
 		},
 		TargetLabels: []string{"id", "name"},
-		Note:         "in-flight, min RTT and RTT are distributions read as the interval mean; the RTT is min_window_rtt (the window's average RTT, exported by Gradient and Gradient2 only); RTTs are nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
+		JoinUntagged: true,
+		Note:         "releases label only the call counters with the limiter's id: a page of one limiter joins its untagged limit, in-flight and RTTs to that id; in-flight, min RTT and RTT are distributions read as the interval mean; the RTT is min_window_rtt (the window's average RTT, exported by Gradient and Gradient2 only); RTTs are nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
 	},
 	// Grafana Mimir's reactive limiters (failsafe-go's adaptivelimiter inside)
 	// as Mimir registers them (pkg/distributor and pkg/ingester
@@ -434,6 +442,34 @@ func (mp *Mapper) targetOf(m *dto.Metric, fromName string) string {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
+// joinUntagged folds the default target (series without a target label)
+// into the page's one other target where that one carries no limit: a
+// single limiter whose library labels only some of its series with its
+// name. Netflix concurrency-limits releases label only the call counters
+// (limiter/AbstractLimiter.java: counter(CALL_NAME, ID_TAG, name, …)),
+// and register the limit, inflight and min_rtt with no tag at all (gauge
+// (LIMIT_NAME, this::getLimit), limiter/SimpleLimiter.java and the limit
+// algorithms' distribution(…)): one limiter read as "default" with its
+// limit and "<id>" with its losses. A page of several limiters keeps its
+// targets as they are.
+func joinUntagged(byTarget map[string]*trace.Sample) {
+	untagged, ok := byTarget[trace.DefaultTarget]
+	if !ok || len(byTarget) != 2 {
+		return
+	}
+	for name, s := range byTarget {
+		if name == trace.DefaultTarget || s.Has(trace.FieldLimit) {
+			continue
+		}
+		for _, f := range trace.Columns() {
+			if v, ok := untagged.Value(f); ok && !s.Has(f) {
+				s.Set(f, v)
+			}
+		}
+		delete(byTarget, trace.DefaultTarget)
+	}
+}
+
 // Map converts one exposition taken at t into one Sample per target, in
 // target order. Values that are NaN, infinite or negative are left not
 // measured.
@@ -523,6 +559,9 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 		if s := byTarget[target]; s.Fields == 0 {
 			s.Set(trace.FieldInFlight, 0) // idle: nothing in flight, nothing measured
 		}
+	}
+	if mp.m.JoinUntagged {
+		joinUntagged(byTarget)
 	}
 	if mp.m.Corroborate {
 		for target := range byTarget {

@@ -621,6 +621,21 @@ func TestNetflixPreset(t *testing.T) {
 	if g.Limit != 64 || g.InFlight != 55 || !approx(g.RTTMinMs, 12) || !approx(g.RTTMs, 15) || g.Dropped != 3 || g.Rejected != 40 {
 		t.Errorf("netflix grpc-server: %+v", g)
 	}
+	// a release's page: one limiter, named only in its call counters, is
+	// one target; the same page with a second limiter's counters keeps the
+	// untagged series apart (which limiter they are cannot be told)
+	rel := load(t, "netflix-release.prom")
+	rel2 := bump(bump(rel, `netflix_concurrency_limits_inflight_count`, 10), `netflix_concurrency_limits_inflight_sum`, 550)
+	rel2 = bump(bump(rel2, `netflix_concurrency_limits_min_window_rtt_count`, 4), `netflix_concurrency_limits_min_window_rtt_sum`, 6e7)
+	rel2 = bump(rel2, `netflix_concurrency_limits_call_total{id="grpc-server",status="dropped"}`, 3)
+	got := mapOnce(t, "netflix", rel, rel2)
+	if len(got) != 1 || got[0].Target != "grpc-server" || got[0].Limit != 64 || got[0].InFlight != 55 || !approx(got[0].RTTMs, 15) || got[0].Dropped != 3 {
+		t.Errorf("netflix release page: %+v, want one target grpc-server with every series", got)
+	}
+	two := append(append([]byte{}, rel...), []byte("netflix_concurrency_limits_call_total{id=\"batch\",status=\"dropped\"} 1.0\n")...)
+	if got := byTarget(mapOnce(t, "netflix", two, two)); len(got) != 3 || got["default"].Limit != 64 {
+		t.Errorf("netflix release page of two limiters: %+v, want default, batch and grpc-server apart", got)
+	}
 	// our own page and go-concurrency-limits' stay theirs
 	for _, f := range []string{"limitscope.prom", "go-concurrency-limits.prom"} {
 		fams, _ := ParseExposition(load(t, f), f)

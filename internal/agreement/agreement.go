@@ -230,11 +230,8 @@ func seriesOf(name string, samples []trace.Sample) []string {
 	for i, smp := range samples {
 		lim, inf, rmin = append(lim, val(smp, trace.FieldLimit, 1)), append(inf, val(smp, trace.FieldInFlight, 1)), append(rmin, val(smp, trace.FieldRTTMin, 1e-3))
 		if i > 0 {
-			dt := smp.Time.Sub(samples[i-1].Time).Seconds()
-			if smp.Has(trace.FieldRTT|trace.FieldInFlight) && smp.RTTMs > 0 {
-				n := smp.InFlight / (smp.RTTMs / 1e3) * dt
-				c, s = c+n, s+n*smp.RTTMs/1e3
-			}
+			n := completed(samples[i-1], smp)
+			c, s = c+n, s+n*smp.RTTMs/1e3
 			r, d = r+smp.Rejected, d+smp.Dropped
 		}
 		cnt, sum = append(cnt, fmt.Sprintf("%g", c)), append(sum, fmt.Sprintf("%g", s))
@@ -248,6 +245,16 @@ func seriesOf(name string, samples []trace.Sample) []string {
 		line("limiter_rtt_seconds_count{"+l+"}", cnt), line("limiter_rtt_seconds_sum{"+l+"}", sum),
 		line(`limiter_requests_total{outcome="rejected",`+l+"}", rej), line(`limiter_requests_total{outcome="dropped",`+l+"}", drop),
 	}
+}
+
+// completed is how many requests completed between prev and smp by
+// Little's law (in-flight / RTT over the interval); 0 where smp has no RTT
+// or in-flight.
+func completed(prev, smp trace.Sample) float64 {
+	if !smp.Has(trace.FieldRTT|trace.FieldInFlight) || smp.RTTMs <= 0 {
+		return 0
+	}
+	return smp.InFlight / (smp.RTTMs / 1e3) * smp.Time.Sub(prev.Time).Seconds()
 }
 
 // gclSeriesOf turns a trace into go-concurrency-limits' families as its
@@ -275,11 +282,8 @@ func gclSeriesOf(name string, samples []trace.Sample) []string {
 			mc, ms = mc+1, ms+v*1e6
 		}
 		if i > 0 {
-			dt := smp.Time.Sub(samples[i-1].Time).Seconds()
-			if smp.Has(trace.FieldRTT|trace.FieldInFlight) && smp.RTTMs > 0 {
-				n := smp.InFlight / (smp.RTTMs / 1e3) * dt
-				c, s = c+n, s+n*smp.RTTMs*1e6
-			}
+			n := completed(samples[i-1], smp)
+			c, s = c+n, s+n*smp.RTTMs*1e6
 			d += smp.Dropped
 		}
 		for _, x := range []struct {
