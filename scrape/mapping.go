@@ -117,10 +117,14 @@ func (m *Matcher) match(name string) (bool, string) {
 	return false, ""
 }
 
+// String renders the matcher as the README's preset table writes the
+// family: a name, "…" for any prefix, <ns> and <name> for a library's
+// namespace and limiter name (a status line saying "not exposed:
+// …min_window_rtt", not the pattern behind it).
 func (m *Matcher) String() string {
 	s := m.Name
 	if m.Regex != nil {
-		s = m.Regex.String()
+		s = readablePattern.Replace(strings.TrimSuffix(m.Regex.String(), "$"))
 	} else if m.Suffix {
 		s = "…" + m.Name
 	}
@@ -182,6 +186,16 @@ func (m *Mapping) Has(f trace.Field) bool {
 }
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// readablePattern writes the presets' name patterns' prefixes as words.
+var readablePattern = strings.NewReplacer(
+	"^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?", "…",
+	"^[a-zA-Z0-9:]+_(?P<target>.+)_", "<ns>_<name>_",
+	"^[a-zA-Z0-9:]+_", "<ns>_",
+	"(?P<target>distributor|ingester)", "{distributor,ingester}",
+	"(?:reactive|adaptive)", "{reactive,adaptive}",
+	"^", "",
+)
 
 // netflixNot are families the Netflix patterns would take that are not
 // Netflix's: go-concurrency-limits' window and queue families, and our own.

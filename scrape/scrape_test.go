@@ -636,6 +636,15 @@ func TestNetflixPreset(t *testing.T) {
 	if got := byTarget(mapOnce(t, "netflix", two, two)); len(got) != 3 || got["default"].Limit != 64 {
 		t.Errorf("netflix release page of two limiters: %+v, want default, batch and grpc-server apart", got)
 	}
+	// a Vegas exports no window RTT: the status says so as the README's
+	// table names the family
+	vegas := strings.ReplaceAll(string(rel), "min_window_rtt", "unrelated")
+	fams, _ = ParseExposition([]byte(vegas), "vegas")
+	mp := NewMapper(Presets["netflix"])
+	mp.Map(fams, time.Unix(0, 0))
+	if fmt.Sprint(mp.Missing) != "[…min_window_rtt]" {
+		t.Errorf("a Vegas page's missing families: %q, want […min_window_rtt]", mp.Missing)
+	}
 	// our own page and go-concurrency-limits' stay theirs
 	for _, f := range []string{"limitscope.prom", "go-concurrency-limits.prom"} {
 		fams, _ := ParseExposition(load(t, f), f)
