@@ -29,8 +29,9 @@ import (
 
 // TestLibraryPresetsThroughPrometheus reads the library presets' series
 // through a real Prometheus server (the fleet source and the preset's
-// rules): go-concurrency-limits run for real, Netflix's layout as a
-// Micrometer registry renders it, tagged and as a release tags it. Each
+// rules): go-concurrency-limits and failsafe-go (as Grafana Mimir
+// registers it) run for real, Netflix's layout as a Micrometer registry
+// renders it, tagged and as a release tags it. Each
 // setup starts its own server and returns its checks; the series must be
 // a rate's window old (a minute) and more, so all are started before the
 // one wait.
@@ -45,6 +46,7 @@ func TestLibraryPresetsThroughPrometheus(t *testing.T) {
 		{"go-concurrency-limits", gclThroughPrometheus(t)},
 		{"netflix", netflixThroughPrometheus(t)},
 		{"netflix release", netflixReleaseThroughPrometheus(t)},
+		{"mimir-reactive-limiter", mimirThroughPrometheus(t)},
 	}
 	time.Sleep(70 * time.Second)
 	at := time.Now()
@@ -353,4 +355,43 @@ func netflixServer(t *testing.T, release bool) *httptest.Server {
 		srv.Close()
 	})
 	return srv
+}
+
+// mimirThroughPrometheus reads failsafe-go v0.9.8's adaptive limiter, run
+// for real and registered as Grafana Mimir's distributor and ingester
+// register theirs (the limiter named by the family name, and by
+// request_type for the ingester's), through a real Prometheus server: the
+// fleet source and the rules must give each limiter the limit and
+// in-flight Prometheus holds for it, and no other target.
+func mimirThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
+	preset := scrape.Presets["mimir-reactive-limiter"]
+	ruleFile := writeRules(t, preset)
+	svc := thirdpartytest.FailsafeGoBehindMimir(t)
+	promURL := testtools.StartPrometheus(t, "1s", strings.TrimSuffix(strings.TrimPrefix(svc.URL, "http://"), "/metrics"), ruleFile)
+	return func(t *testing.T, at time.Time) {
+		query := promQuery(t, promURL)
+		one := func(q string) float64 {
+			v := query(q, at)
+			if len(v) != 1 {
+				t.Fatalf("%s: %d series, want 1", q, len(v))
+			}
+			return float64(v[0].Value)
+		}
+		want := map[string]map[trace.Field]float64{}
+		for target, prefix := range map[string]string{"distributor": "cortex_distributor_reactive_limiter_", "push": "cortex_ingester_reactive_limiter_"} {
+			want[target] = map[trace.Field]float64{trace.FieldLimit: one(prefix + "inflight_limit"), trace.FieldInFlight: one(prefix + "inflight_requests")}
+		}
+		checkFleetSource(t, promURL, preset, at, want)
+		for record, f := range map[string]trace.Field{"limitscope:limit": trace.FieldLimit, "limitscope:in_flight": trace.FieldInFlight} {
+			got := map[string]float64{}
+			for _, s := range query(record, at) {
+				got[string(s.Metric["limiter"])] = float64(s.Value)
+			}
+			// within 10 %: the recording was evaluated up to a second
+			// before the raw sample the query reads
+			if len(got) != 2 || !near(got["distributor"], want["distributor"][f]) || !near(got["push"], want["push"][f]) {
+				t.Errorf("rules: %s is %v, want distributor %v and push %v", record, got, want["distributor"][f], want["push"][f])
+			}
+		}
+	}
 }

@@ -3,16 +3,11 @@ package scrape
 import (
 	"context"
 	"math"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/failsafe-go/failsafe-go/adaptivelimiter"
 	gclcore "github.com/platinummonkey/go-concurrency-limits/core"
 	gcllimit "github.com/platinummonkey/go-concurrency-limits/limit"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/limitscope/limitscope/internal/thirdpartytest"
@@ -187,53 +182,9 @@ func TestFailsafeGoBehindMimirsRegistration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real library under load for a few seconds")
 	}
-	reg := prometheus.NewRegistry()
-	limiters := map[string]adaptivelimiter.AdaptiveLimiter[any]{
-		"distributor": adaptivelimiter.NewBuilder[any]().WithLimits(2, 200, 20).WithRecentWindow(100*time.Millisecond, time.Second, 10).Build(),
-		"push":        adaptivelimiter.NewBuilder[any]().WithLimits(2, 200, 20).WithRecentWindow(100*time.Millisecond, time.Second, 10).Build(),
-	}
-	register := func(prefix string, labels prometheus.Labels, m adaptivelimiter.Metrics) {
-		for name, f := range map[string]func() int{"inflight_limit": m.Limit, "inflight_requests": m.Inflight, "queued_requests": m.Queued} {
-			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: prefix + name, ConstLabels: labels}, func() float64 { return float64(f()) }))
-		}
-	}
-	register("cortex_distributor_reactive_limiter_", nil, limiters["distributor"])
-	register("cortex_ingester_reactive_limiter_", prometheus.Labels{"request_type": "push"}, limiters["push"])
-
-	capacity := make(chan struct{}, 10)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	for _, lim := range limiters {
-		for w := 0; w < 30; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for ctx.Err() == nil {
-					p, ok := lim.TryAcquirePermit()
-					if !ok {
-						time.Sleep(time.Millisecond)
-						continue
-					}
-					capacity <- struct{}{}
-					time.Sleep(4 * time.Millisecond)
-					<-capacity
-					p.Record()
-				}
-			}()
-		}
-	}
-	var mu sync.Mutex
-	var served [][]*dto.MetricFamily
-	srv := httptest.NewServer(promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
-		fams, err := reg.Gather()
-		mu.Lock()
-		served = append(served, fams)
-		mu.Unlock()
-		return fams, err
-	}), promhttp.HandlerOpts{}))
-	defer srv.Close()
-	src, err := NewHTTPSource([]string{srv.URL + "/metrics"}, HTTPConfig{Interval: 300 * time.Millisecond})
+	svc := thirdpartytest.FailsafeGoBehindMimir(t)
+	ctx := context.Background()
+	src, err := NewHTTPSource([]string{svc.URL}, HTTPConfig{Interval: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,8 +197,9 @@ func TestFailsafeGoBehindMimirsRegistration(t *testing.T) {
 		if p := src.Statuses()[0].Preset; p != "mimir-reactive-limiter" {
 			t.Fatalf("detected preset %q", p)
 		}
+		served := svc.Served()
 		gauge := func(name, label string) float64 {
-			for _, f := range served[i] {
+			for _, f := range served[len(served)-1] {
 				if f.GetName() != name {
 					continue
 				}
@@ -278,8 +230,6 @@ func TestFailsafeGoBehindMimirsRegistration(t *testing.T) {
 			}
 		}
 	}
-	cancel()
-	wg.Wait()
 }
 
 // A family of the library that no pattern claims is reported once as

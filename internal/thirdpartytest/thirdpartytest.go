@@ -1,6 +1,7 @@
 // Package thirdpartytest runs limiters nobody here wrote, for real, in tests:
 // go-concurrency-limits v1.0.0 limit algorithms behind the library's own
-// DefaultLimiter and Prometheus registry, under load against a
+// DefaultLimiter and Prometheus registry, and failsafe-go v0.9.8's adaptive
+// limiter registered as Grafana Mimir registers it, under load against a
 // capacity-limited downstream, served on loopback (the endpoint remembers
 // every exposition it served, so a test can compare what was scraped with
 // what the library exposed in that same scrape); and the same algorithms
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/failsafe-go/failsafe-go/adaptivelimiter"
 	gclcore "github.com/platinummonkey/go-concurrency-limits/core"
 	gcllimiter "github.com/platinummonkey/go-concurrency-limits/limiter"
 	gclprom "github.com/platinummonkey/go-concurrency-limits/metric_registry/prometheus"
@@ -77,6 +79,62 @@ func GoConcurrencyLimits(t testing.TB, capacity int, latency time.Duration, algo
 			}()
 		}
 	}
+	return serve(t, reg, func() {
+		cancel()
+		wg.Wait()
+	})
+}
+
+// FailsafeGoBehindMimir starts failsafe-go v0.9.8's adaptive limiter twice,
+// registered the way Grafana Mimir's distributor and ingester register
+// theirs (pkg/distributor and pkg/ingester registerReactiveLimiterMetrics
+// in grafana/mimir: GaugeFuncs of Limit(), Inflight() and Queued(), the
+// ingester's with a request_type="push" const label), 30 workers each
+// sending through its limiter to a downstream serving 10 requests at a
+// time for 4 ms each. Everything stops when the test ends.
+func FailsafeGoBehindMimir(t testing.TB) *Service {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	limiters := []adaptivelimiter.AdaptiveLimiter[any]{
+		adaptivelimiter.NewBuilder[any]().WithLimits(2, 200, 20).WithRecentWindow(100*time.Millisecond, time.Second, 10).Build(),
+		adaptivelimiter.NewBuilder[any]().WithLimits(2, 200, 20).WithRecentWindow(100*time.Millisecond, time.Second, 10).Build(),
+	}
+	register := func(prefix string, labels prometheus.Labels, m adaptivelimiter.Metrics) {
+		for name, f := range map[string]func() int{"inflight_limit": m.Limit, "inflight_requests": m.Inflight, "queued_requests": m.Queued} {
+			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: prefix + name, ConstLabels: labels}, func() float64 { return float64(f()) }))
+		}
+	}
+	register("cortex_distributor_reactive_limiter_", nil, limiters[0])
+	register("cortex_ingester_reactive_limiter_", prometheus.Labels{"request_type": "push"}, limiters[1])
+	capacity := make(chan struct{}, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, lim := range limiters {
+		for w := 0; w < 30; w++ {
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					p, ok := lim.TryAcquirePermit()
+					if !ok {
+						time.Sleep(time.Millisecond)
+						continue
+					}
+					capacity <- struct{}{}
+					time.Sleep(4 * time.Millisecond)
+					<-capacity
+					p.Record()
+				}
+			})
+		}
+	}
+	return serve(t, reg, func() {
+		cancel()
+		wg.Wait()
+	})
+}
+
+// serve serves reg's expositions on loopback, remembering each, until the
+// test ends (then stop runs).
+func serve(t testing.TB, reg *prometheus.Registry, stop func()) *Service {
 	s := &Service{}
 	srv := httptest.NewServer(promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 		fams, err := reg.Gather()
@@ -87,8 +145,7 @@ func GoConcurrencyLimits(t testing.TB, capacity int, latency time.Duration, algo
 	}), promhttp.HandlerOpts{}))
 	s.URL = srv.URL + "/metrics"
 	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
+		stop()
 		srv.Close()
 	})
 	return s
