@@ -95,7 +95,7 @@ func (o *liveOptions) mapping() (*scrape.Mapping, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--rtt-unit: %w", err)
 		}
-		m = scrape.Mapping{Name: "custom"}
+		m = scrape.Mapping{Name: "custom", KindsUnknown: true}
 		for _, x := range []struct {
 			flag, val string
 			field     trace.Field

@@ -180,6 +180,21 @@ func netflixThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 			"grpc-server": {trace.FieldLimit: 40, trace.FieldInFlight: 30, trace.FieldRTTMin: 20, trace.FieldRTT: 30, trace.FieldDropped: 10}, // ten a second, read every second
 			"batch":       {trace.FieldLimit: 10, trace.FieldInFlight: 4, trace.FieldRTTMin: 50, trace.FieldDropped: 10},
 		})
+		// the same families named by flags (a custom mapping, whose kinds
+		// are guesses: in-flight and the min RTT as gauges, the RTT as a
+		// mean): the server's metadata says which are summaries (inflight,
+		// min_rtt) and which a gauge (inflight_max, given as the RTT here)
+		name := func(f trace.Field, n string, k scrape.Kind, u scrape.Unit) scrape.Spec {
+			return scrape.Spec{Field: f, Match: scrape.Matcher{Name: "netflix_concurrency_limits_" + n}, Kind: k, Unit: u}
+		}
+		custom := scrape.Mapping{Name: "custom", KindsUnknown: true, TargetLabels: []string{"id"}, Specs: []scrape.Spec{
+			name(trace.FieldLimit, "limit", scrape.Gauge, 0), name(trace.FieldInFlight, "inflight", scrape.Gauge, 0),
+			name(trace.FieldRTTMin, "min_rtt", scrape.Gauge, scrape.Nanoseconds), name(trace.FieldRTT, "inflight_max", scrape.Mean, 0),
+		}}
+		checkFleetSource(t, promURL, custom, at, map[string]map[trace.Field]float64{
+			"grpc-server": {trace.FieldLimit: 40, trace.FieldInFlight: 30, trace.FieldRTTMin: 20, trace.FieldRTT: 32},
+			"batch":       {trace.FieldLimit: 10, trace.FieldInFlight: 4, trace.FieldRTTMin: 50},
+		})
 		for _, s := range samples {
 			if s.Target == "batch" && s.Has(trace.FieldRTT) {
 				t.Errorf("fleet source, batch: an RTT %v, but its Vegas exports none", s.RTTMs)

@@ -159,6 +159,11 @@ type Mapping struct {
 	// Corroborate: a target is made only when at least two of its specs
 	// match (a lone "…_limit" family of another exporter is not a limiter).
 	Corroborate bool
+	// KindsUnknown: the specs' kinds are guesses (a custom mapping from
+	// flags, which cannot know whether a family is a gauge or a summary).
+	// A scrape reads each metric's type from the exposition anyway; a
+	// Prometheus source asks the server's metadata (PromSource).
+	KindsUnknown bool
 	// JoinUntagged: a page's series without a target label join the one
 	// target its labelled series name, where that target carries no limit
 	// of its own (a library that labels only some series with the

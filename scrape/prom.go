@@ -67,6 +67,8 @@ type PromSource struct {
 	mu      sync.Mutex
 	st      Status
 	lastTS  map[string]time.Time
+	// kinded: the mapping's kinds were read from the server (resolveKinds)
+	kinded bool
 }
 
 type promQuery struct {
@@ -591,6 +593,14 @@ type point struct {
 }
 
 func (s *PromSource) collect(ctx context.Context, run func(context.Context, string) (model.Value, v1.Warnings, error)) ([]trace.Sample, error) {
+	if !s.kinded {
+		s.kinded = true
+		if s.resolveKinds(ctx) {
+			s.mu.Lock()
+			s.build()
+			s.mu.Unlock()
+		}
+	}
 	byKey := map[point]*trace.Sample{}
 	instances := map[string]map[string]bool{} // target label value → instances
 	type raw struct {
@@ -671,6 +681,49 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 	}
 	s.mu.Unlock()
 	return out, nil
+}
+
+// resolveKinds reads, where the mapping's kinds are guesses
+// (KindsUnknown), each plainly named family's type from the server
+// (/api/v1/metadata): a summary or histogram is read as its mean, a gauge
+// as itself. A query of a summary's bare name finds nothing — a direct
+// scrape sees the type in the exposition, a query does not — so
+// --in-flight-metric naming a summary gave no in-flight in fleet mode. A
+// family the server has no metadata for (or a server without the API)
+// keeps its guess. It reports whether a kind changed.
+func (s *PromSource) resolveKinds(ctx context.Context) bool {
+	if !s.cfg.Mapping.KindsUnknown {
+		return false
+	}
+	m := *s.cfg.Mapping
+	m.Specs = append([]Spec(nil), m.Specs...)
+	changed := false
+	for i := range m.Specs {
+		spec := &m.Specs[i]
+		if spec.Kind == Delta || spec.Match.Name == "" || spec.Match.Regex != nil || spec.Match.Suffix {
+			continue
+		}
+		if _, ok := spec.Match.Labels["quantile"]; ok {
+			continue // one quantile's series: a gauge
+		}
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+		md, err := s.api.Metadata(cctx, spec.Match.Name, "1")
+		cancel()
+		if err != nil || len(md[spec.Match.Name]) == 0 {
+			continue
+		}
+		kind := spec.Kind
+		switch md[spec.Match.Name][0].Type {
+		case v1.MetricTypeSummary, v1.MetricTypeHistogram, v1.MetricTypeGaugeHistogram:
+			kind = Mean
+		case v1.MetricTypeGauge, v1.MetricTypeUnknown:
+			kind = Gauge
+		}
+		changed = changed || kind != spec.Kind
+		spec.Kind = kind
+	}
+	s.cfg.Mapping = &m
+	return changed
 }
 
 func (s *PromSource) targetName(q *promQuery, m model.Metric) string {
