@@ -76,19 +76,13 @@ func gclThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 			"vegas": gcllimit.NewDefaultVegasLimit("vegas", nil, r),
 		}
 	})
-	promURL := testtools.StartPrometheus(t, "1s", strings.TrimSuffix(strings.TrimPrefix(svc.URL, "http://"), "/metrics"), ruleFile)
+	promURL := testtools.StartPrometheus(t, "1s", scrapeTarget(svc.URL), ruleFile)
 	return func(t *testing.T, at time.Time) {
 		query := promQuery(t, promURL)
 		// what Prometheus computes from each limiter's own families
 		want := map[string]map[trace.Field]float64{}
 		for _, lim := range []string{"g2", "vegas"} {
-			one := func(q string) float64 {
-				v := query(q, at)
-				if len(v) != 1 {
-					t.Fatalf("%s: %d series, want 1", q, len(v))
-				}
-				return float64(v[0].Value)
-			}
+			one := func(q string) float64 { return oneValue(t, query, q, at) }
 			mean := func(fam string) float64 {
 				return one(fmt.Sprintf("rate(limiter_%s_%s_sum[1m]) / rate(limiter_%s_%s_count[1m])", lim, fam, lim, fam))
 			}
@@ -173,7 +167,7 @@ func netflixThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 	srv := netflixServer(t, false)
 	preset := scrape.Presets["netflix"]
 	ruleFile := writeRules(t, preset)
-	promURL := testtools.StartPrometheus(t, "1s", strings.TrimPrefix(srv.URL, "http://"), ruleFile)
+	promURL := testtools.StartPrometheus(t, "1s", scrapeTarget(srv.URL), ruleFile)
 	return func(t *testing.T, at time.Time) {
 		query := promQuery(t, promURL)
 		samples := checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
@@ -225,6 +219,21 @@ func netflixThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 			}
 		}
 	}
+}
+
+// oneValue is the value of q's one series at at.
+func oneValue(t *testing.T, query func(string, time.Time) model.Vector, q string, at time.Time) float64 {
+	t.Helper()
+	v := query(q, at)
+	if len(v) != 1 {
+		t.Fatalf("%s: %d series, want 1", q, len(v))
+	}
+	return float64(v[0].Value)
+}
+
+// scrapeTarget is the host:port Prometheus scrapes for a /metrics URL.
+func scrapeTarget(url string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/metrics")
 }
 
 // near: within 10 % of want.
@@ -289,7 +298,7 @@ func netflixReleaseThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 	preset := scrape.Presets["netflix"]
 	preset.TargetLabels = []string{"instance"}
 	ruleFile := writeRules(t, preset)
-	instance := strings.TrimPrefix(srv.URL, "http://")
+	instance := scrapeTarget(srv.URL)
 	promURL := testtools.StartPrometheus(t, "1s", instance, ruleFile)
 	return func(t *testing.T, at time.Time) {
 		query := promQuery(t, promURL)
@@ -382,16 +391,10 @@ func mimirThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 	preset := scrape.Presets["mimir-reactive-limiter"]
 	ruleFile := writeRules(t, preset)
 	svc := thirdpartytest.FailsafeGoBehindMimir(t)
-	promURL := testtools.StartPrometheus(t, "1s", strings.TrimSuffix(strings.TrimPrefix(svc.URL, "http://"), "/metrics"), ruleFile)
+	promURL := testtools.StartPrometheus(t, "1s", scrapeTarget(svc.URL), ruleFile)
 	return func(t *testing.T, at time.Time) {
 		query := promQuery(t, promURL)
-		one := func(q string) float64 {
-			v := query(q, at)
-			if len(v) != 1 {
-				t.Fatalf("%s: %d series, want 1", q, len(v))
-			}
-			return float64(v[0].Value)
-		}
+		one := func(q string) float64 { return oneValue(t, query, q, at) }
 		want := map[string]map[trace.Field]float64{}
 		for target, prefix := range map[string]string{"distributor": "cortex_distributor_reactive_limiter_", "push": "cortex_ingester_reactive_limiter_"} {
 			want[target] = map[trace.Field]float64{trace.FieldLimit: one(prefix + "inflight_limit"), trace.FieldInFlight: one(prefix + "inflight_requests")}

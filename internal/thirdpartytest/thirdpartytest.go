@@ -61,23 +61,13 @@ func GoConcurrencyLimits(t testing.TB, capacity int, latency time.Duration, algo
 		if err != nil {
 			t.Fatal(err)
 		}
-		for w := 0; w < 24; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for ctx.Err() == nil {
-					ln, ok := lim.Acquire(ctx)
-					if !ok {
-						time.Sleep(time.Millisecond)
-						continue
-					}
-					slots <- struct{}{}
-					time.Sleep(latency)
-					<-slots
-					ln.OnSuccess()
-				}
-			}()
-		}
+		load(ctx, &wg, 24, slots, latency, func() (func(), bool) {
+			ln, ok := lim.Acquire(ctx)
+			if !ok {
+				return nil, false
+			}
+			return ln.OnSuccess, true
+		})
 	}
 	return serve(t, reg, func() {
 		cancel()
@@ -110,26 +100,40 @@ func FailsafeGoBehindMimir(t testing.TB) *Service {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, lim := range limiters {
-		for w := 0; w < 30; w++ {
-			wg.Go(func() {
-				for ctx.Err() == nil {
-					p, ok := lim.TryAcquirePermit()
-					if !ok {
-						time.Sleep(time.Millisecond)
-						continue
-					}
-					capacity <- struct{}{}
-					time.Sleep(4 * time.Millisecond)
-					<-capacity
-					p.Record()
-				}
-			})
-		}
+		load(ctx, &wg, 30, capacity, 4*time.Millisecond, func() (func(), bool) {
+			p, ok := lim.TryAcquirePermit()
+			if !ok {
+				return nil, false
+			}
+			return p.Record, true
+		})
 	}
 	return serve(t, reg, func() {
 		cancel()
 		wg.Wait()
 	})
+}
+
+// load starts workers sending through a limiter until ctx ends: each
+// takes a permit (acquire; a refusal is retried a millisecond later), then
+// a slot of the downstream for latency, then releases the permit as a
+// success.
+func load(ctx context.Context, wg *sync.WaitGroup, workers int, slots chan struct{}, latency time.Duration, acquire func() (release func(), ok bool)) {
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				release, ok := acquire()
+				if !ok {
+					time.Sleep(time.Millisecond)
+					continue
+				}
+				slots <- struct{}{}
+				time.Sleep(latency)
+				<-slots
+				release()
+			}
+		})
+	}
 }
 
 // serve serves reg's expositions on loopback, remembering each, until the
