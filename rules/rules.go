@@ -140,7 +140,7 @@ func field(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
 	case scrape.Delta:
 		return fmt.Sprintf("sum by (%s) (%s)", by, withLimiter(m, spec, rate(spec, sel, spec.Match.Name))), true
 	default:
-		e = fmt.Sprintf("max by (%s) (%s)", by, withLimiter(m, spec, spec.Series(sel, spec.Match.Name)))
+		e = fmt.Sprintf("max by (%s) (%s)", by, withLimiter(m, spec, m.GaugeSeries(spec, sel)))
 	}
 	return e + toSeconds, true
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -31,7 +33,8 @@ import (
 // through a real Prometheus server (the fleet source and the preset's
 // rules): go-concurrency-limits and failsafe-go (as Grafana Mimir
 // registers it) run for real, Netflix's layout as a Micrometer registry
-// renders it, tagged and as a release tags it. Each
+// renders it, tagged and as a release tags it, Envoy's as its admin
+// endpoint renders it. Each
 // setup starts its own server and returns its checks; the series must be
 // a rate's window old (a minute) and more, so all are started before the
 // one wait.
@@ -47,6 +50,7 @@ func TestLibraryPresetsThroughPrometheus(t *testing.T) {
 		{"netflix", netflixThroughPrometheus(t)},
 		{"netflix release", netflixReleaseThroughPrometheus(t)},
 		{"mimir-reactive-limiter", mimirThroughPrometheus(t)},
+		{"envoy", envoyThroughPrometheus(t)},
 	}
 	time.Sleep(70 * time.Second)
 	at := time.Now()
@@ -412,4 +416,122 @@ func mimirThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 			}
 		}
 	}
+}
+
+// envoyThroughPrometheus reads Envoy's adaptive concurrency filter as
+// /stats/prometheus renders it (source/server/admin/prometheus_stats.cc
+// in envoyproxy/envoy: a TYPE line per family, counters without _total,
+// untagged series with empty braces, a blank line after each family)
+// through a real Prometheus server: ingress_http, whose stat prefix is a
+// tag, re-measures its min RTT three seconds in every ten, its limit then
+// pinned at min_concurrency 3; egress, whose prefix stayed in the name,
+// re-measures throughout. The fleet source and the rules must leave every
+// pinned limit out, as a direct scrape does: before they did, they read
+// the pins, and a healthy Envoy swung between its limit and 3. The
+// blocked counters' rates must keep their listeners apart. Envoy cannot
+// run here; the page is its renderer's.
+func envoyThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
+	srv := envoyServer(t)
+	preset := scrape.Presets["envoy"]
+	ruleFile := writeRules(t, preset)
+	promURL := testtools.StartPrometheus(t, "1s", scrapeTarget(srv.URL), ruleFile)
+	return func(t *testing.T, at time.Time) {
+		query := promQuery(t, promURL)
+		// the scenario holds: Prometheus holds ingress_http's pins
+		const limit = "envoy_http_adaptive_concurrency_gradient_controller_concurrency_limit"
+		if n := oneValue(t, query, "count_over_time(("+limit+" == 3)[50s:1s])", at); n < 5 {
+			t.Fatalf("ingress_http pinned in %v of the last 50 s, want 15 or so", n)
+		}
+		checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
+			"ingress_http":      {trace.FieldRTTMin: 8, trace.FieldRTT: 11, trace.FieldRejected: 10}, // ten a second, read every second
+			"envoy_http_egress": {trace.FieldRTTMin: 31, trace.FieldRTT: 40, trace.FieldRejected: 20},
+		})
+		src, err := scrape.NewPromSource(scrape.PromConfig{URL: promURL, Mapping: &preset, Interval: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples, err := src.Range(context.Background(), at.Add(-50*time.Second), at)
+		if err != nil {
+			t.Fatalf("the fleet source's range: %v", err)
+		}
+		limits := map[string][]float64{}
+		for _, s := range samples {
+			if s.Has(trace.FieldLimit) {
+				limits[s.Target] = append(limits[s.Target], s.Limit)
+			}
+		}
+		if l := limits["ingress_http"]; len(l) < 25 || slices.Min(l) != 47 || slices.Max(l) != 47 {
+			t.Errorf("fleet source, ingress_http's limits over 50 s: %v, want 47 alone (the pins at 3 not measured) and 30 or so", l)
+		}
+		if l := limits["envoy_http_egress"]; len(l) > 0 {
+			t.Errorf("fleet source, envoy_http_egress's limits %v: it re-measures throughout, so none is measured", l)
+		}
+		for _, r := range []struct {
+			record string
+			want   map[string]float64
+		}{
+			{"min_over_time(limitscope:limit[50s])", map[string]float64{"ingress_http": 47}},
+			{"max_over_time(limitscope:limit[50s])", map[string]float64{"ingress_http": 47}},
+			{"limitscope:rtt_min_seconds", map[string]float64{"ingress_http": 0.008, "envoy_http_egress": 0.031}},
+			{"limitscope:rtt_seconds", map[string]float64{"ingress_http": 0.011, "envoy_http_egress": 0.040}},
+			{"limitscope:rejected:rate1m", map[string]float64{"ingress_http": 10, "envoy_http_egress": 20}},
+		} {
+			got := map[string]float64{}
+			for _, s := range query(r.record, at) {
+				got[string(s.Metric["limiter"])] = float64(s.Value)
+			}
+			if len(got) != len(r.want) {
+				t.Errorf("rules: %s is %v, want %v", r.record, got, r.want)
+			}
+			for lim, w := range r.want {
+				if v, ok := got[lim]; !ok || !near(v, w) {
+					t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v, w)
+				}
+			}
+		}
+	}
+}
+
+// envoyServer serves the two listeners of envoyThroughPrometheus as
+// Envoy's admin endpoint renders them: ingress_http (limit 47, pinned to
+// 3 while it re-measures in the first three seconds of every ten; min RTT
+// 8 ms, sample RTT 11 ms, ten blocked a second) and egress (re-measuring
+// throughout, its limit pinned to 3; 31 ms, 40 ms, twenty blocked a
+// second).
+func envoyServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	start := time.Now()
+	const ns = "envoy_http_"
+	const gc = "adaptive_concurrency_gradient_controller_"
+	const tag = `envoy_http_conn_manager_prefix="ingress_http"`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		now := time.Now()
+		secs := now.Sub(start).Seconds()
+		limit, active := 47, 0
+		if now.Unix()%10 < 3 {
+			limit, active = 3, 1
+		}
+		family := func(typ, name string, lines ...string) {
+			fmt.Fprintf(w, "# TYPE %s %s\n", name, typ)
+			for _, l := range lines {
+				fmt.Fprintln(w, l)
+			}
+			fmt.Fprintln(w)
+		}
+		// counters first, then gauges, as Envoy orders them
+		family("counter", ns+gc+"rq_blocked", fmt.Sprintf("%s%srq_blocked{%s} %d", ns, gc, tag, int(secs*10)))
+		family("counter", ns+"egress_"+gc+"rq_blocked", fmt.Sprintf("%segress_%srq_blocked{} %d", ns, gc, int(secs*20)))
+		for _, g := range []struct {
+			name            string
+			ingress, egress int
+		}{
+			{"burst_queue_size", 7, 2}, {"concurrency_limit", limit, 3}, {"gradient", 1, 1},
+			{"min_rtt_calculation_active", active, 1}, {"min_rtt_msecs", 8, 31}, {"sample_rtt_msecs", 11, 40},
+		} {
+			family("gauge", ns+gc+g.name, fmt.Sprintf("%s%s%s{%s} %d", ns, gc, g.name, tag, g.ingress))
+			family("gauge", ns+"egress_"+gc+g.name, fmt.Sprintf("%segress_%s%s{} %d", ns, gc, g.name, g.egress))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }

@@ -146,7 +146,7 @@ func (s *PromSource) build() {
 		if e, ok := cfg.Queries[spec.Field]; ok {
 			q.expr = e
 		} else {
-			q.expr = buildQuery(spec, s.sel, rangeWin, model.Duration(cfg.Interval))
+			q.expr = buildQuery(cfg.Mapping, spec, s.sel, rangeWin, model.Duration(cfg.Interval))
 		}
 		s.queries = append(s.queries, q)
 	}
@@ -461,14 +461,45 @@ func (spec *Spec) scrapedName() string {
 // returns nothing for fewer), so at a step equal to the scrape interval
 // every counter came back empty (dropped and rejected were missing from
 // every row).
-func buildQuery(spec *Spec, sel string, win, step model.Duration) string {
+func buildQuery(m *Mapping, spec *Spec, sel string, win, step model.Duration) string {
 	switch spec.Kind {
 	case Mean:
 		return fmt.Sprintf("%s / %s", spec.Rate(sel, spec.Match.Name+"_sum", win, TargetLabel), spec.Rate(sel, spec.scrapedName(), win, TargetLabel))
 	case Delta:
 		return fmt.Sprintf("%s * %s", spec.Rate(sel, spec.Match.Name, win, TargetLabel), strconv.FormatFloat(time.Duration(step).Seconds(), 'g', -1, 64))
 	}
-	return spec.Series(sel, spec.Match.Name)
+	return m.GaugeSeries(spec, sel)
+}
+
+// GaugeSeries is PromQL for a gauge spec's series under sel. The limit's
+// leaves out the scrapes in which the mapping's Remeasuring gauge reads 1,
+// as a direct scrape does: Envoy pins its limit to min_concurrency (3
+// unless configured) while it re-measures the min RTT, every
+// min_rtt_calc_params.interval plus up to 15 % jitter and whenever the
+// limit sat at that minimum five windows running (enterMinRTTSamplingWindow
+// and updateConcurrencyLimit, controller/gradient_controller.cc in
+// envoyproxy/envoy), and a fleet read of those
+// pins made a healthy simulated Envoy swing — "oscillating" on a quarter
+// of the calibration draw's healthy traces. A limiter's limit and its
+// Remeasuring gauge are matched on every label but the name, and where
+// the name carries the limiter (a stat prefix kept in the name), on that
+// too.
+func (m *Mapping) GaugeSeries(spec *Spec, sel string) string {
+	series := spec.Series(sel, spec.Match.Name)
+	if m.Remeasuring == nil || spec.Field != trace.FieldLimit {
+		return series
+	}
+	pin := &Spec{Field: trace.FieldLimit, Match: *m.Remeasuring, Kind: Gauge}
+	pinned := pin.Series(sel, pin.Match.Name)
+	if pattern, group, ok := spec.TargetPattern(""); ok {
+		if pinPattern, pinGroup, ok := pin.TargetPattern(""); ok {
+			named := func(s, pattern string, group int) string {
+				return fmt.Sprintf("label_replace(%s, %q, \"$%d\", \"__name__\", %q)", s, TargetLabel, group, pattern)
+			}
+			series, pinned = named(series, pattern, group), named(pinned, pinPattern, pinGroup)
+		}
+	}
+	return fmt.Sprintf("(%s unless ignoring(__name__) (%s == 1))", series, pinned)
 }
 
 // Queries returns the PromQL the source runs, per field name (for --help
