@@ -567,8 +567,7 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 			for _, m := range fams[name].GetMetric() {
 				if v, ok := scalar(m); ok && v == 1 && labelsMatch(m, rm.Labels) {
 					if s := byTarget[mp.targetOf(m, fromName)]; s != nil {
-						s.Fields &^= trace.FieldLimit
-						s.Limit = 0
+						s.Unset(trace.FieldLimit)
 					}
 				}
 			}

@@ -526,8 +526,7 @@ func (r *Reader) followTarget(s *Sample, line int) error {
 		if r.RunningTotals&f != 0 {
 			switch {
 			case c.n == 0:
-				s.Set(f, 0)
-				s.Fields &^= f
+				s.Unset(f)
 			case v >= c.prev:
 				s.Set(f, v-c.prev)
 			}

@@ -166,6 +166,12 @@ func (s *Sample) Set(f Field, v float64) {
 	s.Fields |= f
 }
 
+// Unset marks field f not measured and zeroes its value.
+func (s *Sample) Unset(f Field) {
+	s.Set(f, 0)
+	s.Fields &^= f
+}
+
 // MedianInterval is the median of the first thousand intervals between n
 // successive samples, interval(i) being the one from sample i-1 to sample
 // i (i ≥ 1): a trace's sampling interval, which outages and gaps do not

@@ -1,7 +1,7 @@
 // Package agreement measures, for tests, how often the alerts of limitscope
 // rules agree with diagnose's findings on the same series: each trace is
-// turned into a preset's families (limitscope's, or go-concurrency-limits'
-// as its registry exports them), the real promtool
+// turned into a preset's families (limitscope's, go-concurrency-limits' as
+// its registry exports them, or Envoy's), the real promtool
 // evaluates the rules over them, and every minute each alert's firing is
 // compared with whether diagnose's findings say that alert's class then.
 // Only tests import it (rules' simulator cases, diagnose's real libraries).
@@ -9,6 +9,7 @@ package agreement
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,8 +36,8 @@ type Case struct {
 
 // Options are the rules' window and baseline, and the traces' sampling
 // interval (every case is read at it, one value per sample). Layout is the
-// preset whose families the traces are written as: "" (limitscope's) or
-// "go-concurrency-limits".
+// preset whose families the traces are written as: "" (limitscope's),
+// "go-concurrency-limits" or "envoy".
 type Options struct {
 	Window, Baseline, Interval time.Duration
 	Layout                     string
@@ -46,6 +47,7 @@ type Options struct {
 var layouts = map[string]func(name string, samples []trace.Sample) []string{
 	"limitscope":            seriesOf,
 	"go-concurrency-limits": gclSeriesOf,
+	"envoy":                 envoySeriesOf,
 }
 
 // alertOf is the alert that says a class.
@@ -103,13 +105,22 @@ func Shares(t *testing.T, cases []Case, opt Options) map[string]float64 {
 	dur := time.Duration(1<<63 - 1)
 	for _, cs := range cases {
 		// diagnose reads what the preset carries: go-concurrency-limits
-		// counts no rejections
+		// counts no rejections, Envoy exports no in-flight and no losses
+		var lacks trace.Field
+		for _, f := range trace.Columns() {
+			if !m.Has(f) {
+				lacks |= f
+			}
+		}
 		smp := cs.Samples
-		if !m.Has(trace.FieldRejected) {
+		if lacks != 0 {
 			smp = make([]trace.Sample, len(cs.Samples))
 			for i, s := range cs.Samples {
-				s.Fields &^= trace.FieldRejected
-				s.Rejected = 0
+				for _, f := range trace.Columns() {
+					if f&lacks != 0 {
+						s.Unset(f)
+					}
+				}
 				smp[i] = s
 			}
 		}
@@ -300,6 +311,45 @@ func gclSeriesOf(name string, samples []trace.Sample) []string {
 		line("limit", lim), line("inflight_count", infC), line("inflight_sum", infS),
 		line("min_rtt_count", minC), line("min_rtt_sum", minS),
 		line("rtt_ms_count", cnt), line("rtt_ms_sum", sum), line("dropped_total", drop),
+	}
+}
+
+// envoySeriesOf turns a trace into Envoy's adaptive concurrency families
+// as /stats/prometheus renders them for an HTTP connection manager whose
+// stat prefix is name, extracted as a tag (the scrape preset's comment
+// cites their source): the limit gauge, which while the controller
+// re-measures its min RTT (the trace's limit not measured, as
+// limiter/sim leaves it then) holds the pin, Envoy's default
+// min_concurrency of 3, with min_rtt_calculation_active at 1; the min RTT
+// and the sample RTT in whole milliseconds, as Envoy truncates them; the
+// rejections as rq_blocked, a counter without _total. Envoy exports no
+// in-flight and no losses.
+func envoySeriesOf(name string, samples []trace.Sample) []string {
+	l := fmt.Sprintf(`{envoy_http_conn_manager_prefix=%q,job="api",instance="svc:9090"}`, name)
+	var lim, active, rmin, rtt, blocked []string
+	var b float64
+	ms := func(smp trace.Sample, f trace.Field) string {
+		if v, ok := smp.Value(f); ok {
+			return fmt.Sprintf("%g", math.Floor(v))
+		}
+		return "_"
+	}
+	for _, smp := range samples {
+		if v, ok := smp.Value(trace.FieldLimit); ok {
+			lim, active = append(lim, fmt.Sprintf("%g", v)), append(active, "0")
+		} else {
+			lim, active = append(lim, "3"), append(active, "1")
+		}
+		rmin, rtt = append(rmin, ms(smp, trace.FieldRTTMin)), append(rtt, ms(smp, trace.FieldRTT))
+		b += smp.Rejected
+		blocked = append(blocked, fmt.Sprintf("%g", b))
+	}
+	line := func(family string, v []string) string {
+		return fmt.Sprintf("      - series: 'envoy_http_adaptive_concurrency_gradient_controller_%s%s'\n        values: '%s'\n", family, l, strings.Join(v, " "))
+	}
+	return []string{
+		line("concurrency_limit", lim), line("min_rtt_calculation_active", active),
+		line("min_rtt_msecs", rmin), line("sample_rtt_msecs", rtt), line("rq_blocked", blocked),
 	}
 }
 
