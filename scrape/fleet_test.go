@@ -34,7 +34,7 @@ import (
 // rules): go-concurrency-limits and failsafe-go (as Grafana Mimir
 // registers it) run for real, Netflix's layout as a Micrometer registry
 // renders it, tagged and as a release tags it, Envoy's as its admin
-// endpoint renders it. Each
+// endpoint renders it, Vector's as its prometheus_exporter sink does. Each
 // setup starts its own server and returns its checks; the series must be
 // a rate's window old (a minute) and more, so all are started before the
 // one wait.
@@ -51,6 +51,7 @@ func TestLibraryPresetsThroughPrometheus(t *testing.T) {
 		{"netflix release", netflixReleaseThroughPrometheus(t)},
 		{"mimir-reactive-limiter", mimirThroughPrometheus(t)},
 		{"envoy", envoyThroughPrometheus(t)},
+		{"vector", vectorThroughPrometheus(t)},
 	}
 	time.Sleep(70 * time.Second)
 	at := time.Now()
@@ -351,6 +352,25 @@ func netflixServer(t *testing.T, release bool) *httptest.Server {
 	if !release {
 		limit.WithLabelValues(id("batch")...).Set(10)
 	}
+	return serveWhileFed(t, reg, func(i int) {
+		inflight.WithLabelValues(id("grpc-server")...).Observe(float64(28 + 4*(i%2)))
+		minRTT.WithLabelValues(id("grpc-server")...).Observe(20e6)
+		window.WithLabelValues(id("grpc-server")...).Observe(float64(25e6 + 10e6*(i%2)))
+		inflightMax.WithLabelValues(id("grpc-server")...).Set(32)
+		calls.WithLabelValues("grpc-server", "success").Inc()
+		calls.WithLabelValues("grpc-server", "dropped").Inc()
+		if !release {
+			inflight.WithLabelValues(id("batch")...).Observe(4)
+			minRTT.WithLabelValues(id("batch")...).Observe(50e6)
+			calls.WithLabelValues("batch", "dropped").Inc()
+		}
+	})
+}
+
+// serveWhileFed serves reg's /metrics, calling feed(i) ten times a second
+// (i counting up from 0) until the test ends.
+func serveWhileFed(t *testing.T, reg *prometheus.Registry, feed func(i int)) *httptest.Server {
+	t.Helper()
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -363,17 +383,7 @@ func netflixServer(t *testing.T, release bool) *httptest.Server {
 				return
 			case <-tick.C:
 			}
-			inflight.WithLabelValues(id("grpc-server")...).Observe(float64(28 + 4*(i%2)))
-			minRTT.WithLabelValues(id("grpc-server")...).Observe(20e6)
-			window.WithLabelValues(id("grpc-server")...).Observe(float64(25e6 + 10e6*(i%2)))
-			inflightMax.WithLabelValues(id("grpc-server")...).Set(32)
-			calls.WithLabelValues("grpc-server", "success").Inc()
-			calls.WithLabelValues("grpc-server", "dropped").Inc()
-			if !release {
-				inflight.WithLabelValues(id("batch")...).Observe(4)
-				minRTT.WithLabelValues(id("batch")...).Observe(50e6)
-				calls.WithLabelValues("batch", "dropped").Inc()
-			}
+			feed(i)
 		}
 	}()
 	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
@@ -534,4 +544,54 @@ func envoyServer(t *testing.T) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// vectorThroughPrometheus reads Vector's adaptive request concurrency as
+// its prometheus_exporter sink renders internal_metrics (histograms in
+// seconds under the namespace "vector", labelled with the sink's
+// component_id, kind and type; the families of src/internal_events/
+// adaptive_concurrency.rs, rendered by src/sinks/prometheus/collector.rs
+// in vectordotdev/vector) through a real Prometheus server: http_out
+// busy, quiet_out observed once at the start and idle since. The fleet
+// source must give http_out each histogram's mean, and quiet_out in-flight
+// 0 and nothing else: idle, as a direct scrape reads a sink with no new
+// observation, not gone (before, its every mean was 0/0 and it had no
+// sample at all). Vector cannot run here; the layout is its exporter's.
+func vectorThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
+	reg := prometheus.NewRegistry()
+	hist := func(name string) *prometheus.HistogramVec {
+		h := prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "vector", Name: "adaptive_concurrency_" + name}, []string{"component_id", "component_kind", "component_type"})
+		reg.MustRegister(h)
+		return h
+	}
+	limit, inFlight, observed, past := hist("limit"), hist("in_flight"), hist("observed_rtt"), hist("past_rtt_mean")
+	observe := func(sink string, i int) {
+		limit.WithLabelValues(sink, "sink", "http").Observe(25)
+		inFlight.WithLabelValues(sink, "sink", "http").Observe(float64(18 + 4*(i%2)))
+		observed.WithLabelValues(sink, "sink", "http").Observe(0.050)
+		past.WithLabelValues(sink, "sink", "http").Observe(0.040)
+	}
+	observe("quiet_out", 0)
+	srv := serveWhileFed(t, reg, func(i int) { observe("http_out", i) })
+	preset := scrape.Presets["vector"]
+	ruleFile := writeRules(t, preset)
+	promURL := testtools.StartPrometheus(t, "1s", scrapeTarget(srv.URL), ruleFile)
+	return func(t *testing.T, at time.Time) {
+		samples := checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
+			"http_out":  {trace.FieldLimit: 25, trace.FieldInFlight: 20, trace.FieldRTT: 50, trace.FieldRTTMin: 40},
+			"quiet_out": {trace.FieldInFlight: 0},
+		})
+		for _, s := range samples {
+			if s.Target == "quiet_out" && s.Fields != trace.FieldInFlight {
+				t.Errorf("fleet source, quiet_out: %+v, want in-flight 0 and nothing else measured", s)
+			}
+		}
+		query := promQuery(t, promURL)
+		for record, want := range map[string]float64{"limitscope:limit": 25, "limitscope:in_flight": 20, "limitscope:rtt_seconds": 0.050, "limitscope:rtt_min_seconds": 0.040} {
+			v := query(record+`{limiter="http_out"}`, at)
+			if len(v) != 1 || !near(float64(v[0].Value), want) {
+				t.Errorf("rules: %s for http_out is %v, want %v", record, v, want)
+			}
+		}
+	}
 }

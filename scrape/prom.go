@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
 	"slices"
@@ -76,6 +77,9 @@ type promQuery struct {
 	expr  string
 	unit  Unit
 	match *Matcher
+	// mean: the query is a distribution's mean, whose NaN (0/0) is an
+	// interval without an observation
+	mean bool
 }
 
 // NewPromSource builds the queries and the API client.
@@ -146,6 +150,7 @@ func (s *PromSource) build() {
 		if e, ok := cfg.Queries[spec.Field]; ok {
 			q.expr = e
 		} else {
+			q.mean = spec.Kind == Mean
 			q.expr = buildQuery(cfg.Mapping, spec, s.sel, rangeWin, model.Duration(cfg.Interval))
 		}
 		s.queries = append(s.queries, q)
@@ -672,15 +677,19 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 			add(model.Metric{}, v.Timestamp, v.Value)
 		}
 	}
+	idle := map[point]bool{}
 	for _, r := range raws {
-		if !finite(r.v) || r.v < 0 || r.v == 0 && r.q.match != nil && r.q.match.ZeroUnmeasured {
-			continue
-		}
 		name := s.targetName(r.q, r.metric)
 		if len(instances[name]) > 1 {
 			name = string(r.metric["instance"]) + "/" + name
 		}
 		k := point{name, r.ts}
+		if math.IsNaN(r.v) && r.q.mean {
+			idle[k] = true
+		}
+		if !finite(r.v) || r.v < 0 || r.v == 0 && r.q.match != nil && r.q.match.ZeroUnmeasured {
+			continue
+		}
 		smp := byKey[k]
 		if smp == nil {
 			smp = &trace.Sample{Time: r.ts, Target: name}
@@ -691,6 +700,16 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 			v *= float64(r.q.unit)
 		}
 		smp.Set(r.q.field, v)
+	}
+	// a target whose distributions had no observation in the window and
+	// that measured nothing else is idle (a quiet Vector sink), not gone:
+	// in-flight 0, as a direct scrape reads it (Mapper.Map)
+	for k := range idle {
+		if byKey[k] == nil {
+			smp := &trace.Sample{Time: k.ts, Target: k.target}
+			smp.Set(trace.FieldInFlight, 0)
+			byKey[k] = smp
+		}
 	}
 	out := make([]trace.Sample, 0, len(byKey))
 	s.mu.Lock()
