@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,11 +174,66 @@ type Mapping struct {
 	// one that no spec and no helper claims is reported once as ignored
 	// (Mapper.Ignored), never turned into a target.
 	Owns *regexp.Regexp
+	// Completions, when set, counts the limiter's finished requests: where
+	// a target exports in-flight but no RTT, its RTT is estimated from them
+	// by Little's law (LittleRTT).
+	Completions *Completions
 	// Remeasuring, when set, matches a gauge that is 1 while the limiter
 	// pins its limit to re-measure the min RTT (Envoy's
 	// min_rtt_calculation_active): the limit of those scrapes is the pin,
 	// not a judgement, and is left not measured.
 	Remeasuring *Matcher
+}
+
+// Completions matches the counter of a limiter's requests by outcome and
+// names the outcomes that finished: requests that held a slot of the
+// limit and left it (Netflix's call counter: success, dropped, ignored;
+// not rejected, which never held one, nor bypassed, which is not
+// counted in flight).
+type Completions struct {
+	Match    Matcher
+	Label    string
+	Outcomes []string
+}
+
+// finished reports whether m is a series of a finished outcome.
+func (c *Completions) finished(m *dto.Metric) bool {
+	if !labelsMatch(m, c.Match.Labels) {
+		return false
+	}
+	for _, lp := range m.GetLabel() {
+		if lp.GetName() == c.Label {
+			return slices.Contains(c.Outcomes, lp.GetValue())
+		}
+	}
+	return false
+}
+
+// selector is the PromQL label matcher of the finished outcomes.
+func (c *Completions) selector() string {
+	alts := make([]string, len(c.Outcomes))
+	for i, o := range c.Outcomes {
+		alts[i] = regexp.QuoteMeta(o)
+	}
+	return fmt.Sprintf("%s=~%q", c.Label, strings.Join(alts, "|"))
+}
+
+// LittleRTT estimates a mean RTT in milliseconds by Little's law: the mean
+// number in flight over a span divided by the rate at which requests left
+// it (completed over span). ok is false where nothing completed or nothing
+// was in flight — a stalled downstream has no RTT to estimate.
+//
+// Netflix's limiters other than Gradient and Gradient2 export no RTT at
+// all, but their in-flight (each arrival's reading, SimpleLimiter.acquire)
+// and their call counter by outcome (limiter/AbstractLimiter.java) give
+// it. Without it the classifier read go-concurrency-limits' AIMD, exported
+// as Netflix's AIMD is, degraded on half its healthy runs and on every
+// swinging one (the real-library suite, TestNetflixLayoutVerdicts).
+func LittleRTT(inFlight, completed float64, span time.Duration) (ms float64, ok bool) {
+	if !(inFlight > 0) || !(completed > 0) || span <= 0 || !finite(inFlight) || !finite(completed) {
+		return 0, false
+	}
+	return inFlight / completed * span.Seconds() * 1e3, true
 }
 
 // Has reports whether the mapping provides field f at all.
@@ -331,6 +387,7 @@ var Presets = map[string]Mapping{
 		},
 		TargetLabels: []string{"id", "name"},
 		JoinUntagged: true,
+		Completions:  &Completions{Match: Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?call_total$`)}, Label: "status", Outcomes: []string{"success", "dropped", "ignored"}},
 		Note:         "releases label only the call counters with the limiter's id: a page of one limiter joins its untagged limit, in-flight and RTTs to that id; in-flight, min RTT and RTT are distributions read as the interval mean; the RTT is min_window_rtt (the window's average RTT, exported by Gradient and Gradient2 only); RTTs are nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
 	},
 	// Grafana Mimir's reactive limiters (failsafe-go's adaptivelimiter inside)
@@ -399,6 +456,9 @@ func ParseMatcher(s string) (Matcher, error) {
 type seriesKey struct {
 	target string
 	field  trace.Field
+	// outcome tells apart the counters of one field and target by their
+	// Completions label
+	outcome string
 }
 
 type prevValue struct {
@@ -413,6 +473,8 @@ type Mapper struct {
 	m    Mapping
 	idle bool // set by value: a distribution had no new observation
 	prev map[seriesKey]prevValue
+	// prevTime is when the previous exposition was taken
+	prevTime time.Time
 	// Missing lists the specs no metric matched in the last exposition.
 	Missing []string
 	// Ignored lists the library's families that no spec claims, each once,
@@ -581,6 +643,18 @@ func (mp *Mapper) Map(fams map[string]*dto.MetricFamily, t time.Time) []trace.Sa
 	if mp.m.JoinUntagged {
 		joinUntagged(byTarget)
 	}
+	// a target without an RTT of its own: Little's law over the interval
+	// since the previous exposition
+	if done := mp.completed(fams, names); done != nil && !mp.prevTime.IsZero() {
+		for target, n := range done {
+			if s := byTarget[target]; s != nil && s.Has(trace.FieldInFlight) && !s.Has(trace.FieldRTT) {
+				if rtt, ok := LittleRTT(s.InFlight, n, t.Sub(mp.prevTime)); ok {
+					s.Set(trace.FieldRTT, rtt)
+				}
+			}
+		}
+	}
+	mp.prevTime = t
 	if mp.m.Corroborate {
 		for target := range byTarget {
 			if fields[target] < 2 {
@@ -646,7 +720,7 @@ func (mp *Mapper) noteIgnored(names []string) {
 }
 
 func (mp *Mapper) value(spec *Spec, m *dto.Metric, target string) (float64, bool) {
-	key := seriesKey{target, spec.Field}
+	key := seriesKey{target: target, field: spec.Field}
 	if q, ok := spec.Match.Labels["quantile"]; ok && m.Summary != nil {
 		for _, sq := range m.Summary.GetQuantile() {
 			if strconv.FormatFloat(sq.GetQuantile(), 'g', -1, 64) == q || fmt.Sprint(sq.GetQuantile()) == q {
@@ -685,21 +759,59 @@ func (mp *Mapper) value(spec *Spec, m *dto.Metric, target string) (float64, bool
 		}
 		return ds / dc, true
 	case Delta:
-		v, ok := scalar(m)
-		if !ok {
-			return 0, false
-		}
-		p := mp.prev[key]
-		mp.prev[key] = prevValue{a: v, ok: true}
-		if !p.ok {
-			return 0, false
-		}
-		if v < p.a { // counter reset
-			return v, true
-		}
-		return v - p.a, true
+		return mp.delta(key, m)
 	}
 	return scalar(m)
+}
+
+// delta is the increase of the counter m, the series key, since the
+// previous exposition; not ok on its first.
+func (mp *Mapper) delta(key seriesKey, m *dto.Metric) (float64, bool) {
+	v, ok := scalar(m)
+	if !ok {
+		return 0, false
+	}
+	p := mp.prev[key]
+	mp.prev[key] = prevValue{a: v, ok: true}
+	if !p.ok {
+		return 0, false
+	}
+	if v < p.a { // counter reset
+		return v, true
+	}
+	return v - p.a, true
+}
+
+// completed counts, per target, the requests that finished since the
+// previous exposition (Mapping.Completions).
+func (mp *Mapper) completed(fams map[string]*dto.MetricFamily, names []string) map[string]float64 {
+	c := mp.m.Completions
+	if c == nil {
+		return nil
+	}
+	done := map[string]float64{}
+	for _, name := range names {
+		ok, fromName := c.Match.match(name)
+		if !ok {
+			continue
+		}
+		for _, m := range fams[name].GetMetric() {
+			if !c.finished(m) {
+				continue
+			}
+			target := mp.targetOf(m, fromName)
+			var outcome string
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == c.Label {
+					outcome = lp.GetValue()
+				}
+			}
+			if n, ok := mp.delta(seriesKey{target: target, outcome: outcome}, m); ok && finite(n) && n >= 0 {
+				done[target] += n
+			}
+		}
+	}
+	return done
 }
 
 func scalar(m *dto.Metric) (float64, bool) {
@@ -749,6 +861,18 @@ func Detect(fams map[string]*dto.MetricFamily) (Mapping, error) {
 // wants reports whether a family name can feed the mapping (histogram and
 // summary series carry _sum, _count and _bucket suffixes).
 func (m *Mapping) wants(name string) bool {
+	// the gauge saying the limit is pinned, and the finished requests'
+	// counter, whichever spec claims it
+	if m.Remeasuring != nil {
+		if ok, _ := m.Remeasuring.match(name); ok {
+			return true
+		}
+	}
+	if m.Completions != nil {
+		if ok, _ := m.Completions.Match.match(name); ok {
+			return true
+		}
+	}
 	for i := range m.Specs {
 		if ok, _ := m.Specs[i].Match.match(name); ok {
 			return true

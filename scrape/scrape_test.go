@@ -135,6 +135,16 @@ func TestRelevantKeepsWhatTheMappingNeeds(t *testing.T) {
 	if fmt.Sprint(a) != fmt.Sprint(b) || len(part) > 8 {
 		t.Fatalf("filtered parse differs or keeps too much: %d families\n%v\n%v", len(part), a, b)
 	}
+	// the re-measuring gauge is no spec's, and kept all the same: a live
+	// scrape filtered it out, and read Envoy's pins as its limit
+	pinned := strings.ReplaceAll(string(load(t, "envoy.prom")), `min_rtt_calculation_active{envoy_http_conn_manager_prefix="ingress_http"} 0`, `min_rtt_calculation_active{envoy_http_conn_manager_prefix="ingress_http"} 1`)
+	part, err = ParseExposition(m.Relevant([]byte(pinned)), "pinned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := byTarget(NewMapper(m).Map(part, time.Unix(0, 0)))["ingress_http"]; e.Has(trace.FieldLimit) {
+		t.Errorf("re-measuring, filtered: the pinned limit must be not measured: %+v", e)
+	}
 	l := Presets["limitscope"]
 	if got := string(l.Relevant(load(t, "limitscope.prom"))); !strings.Contains(got, "limiter_rtt_seconds_sum") || !strings.Contains(got, "# TYPE limiter_rtt_seconds histogram") {
 		t.Fatalf("histogram lines dropped:\n%s", got)
