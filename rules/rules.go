@@ -106,9 +106,31 @@ func rate(spec *scrape.Spec, sel, name string) string {
 	return spec.Rate(sel, name, model.Duration(time.Minute), "limiter")
 }
 
-// field is the normalised series of one field: its recording rule's name
-// and expression, and its unit conversion to seconds for RTTs.
+// field is the normalised series of one field: its recording rule's
+// expression, RTTs in seconds. Where the mapping counts finished requests
+// (scrape.Mapping.Completions), a limiter without an RTT of its own gets
+// one by Little's law, its mean in-flight over the rate its requests
+// finish at, as the scraper estimates it (scrape.LittleRTT).
 func field(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
+	e, ok := exported(m, f, sel)
+	c := m.Completions
+	if f != trace.FieldRTT || c == nil {
+		return e, ok
+	}
+	inFlight, ok := exported(m, trace.FieldInFlight, sel)
+	if !ok {
+		return e, e != ""
+	}
+	little := fmt.Sprintf("%s / (sum by (%s) (%s) > 0)", inFlight, by, withLimiter(m, c.Spec(), rate(c.Spec(), c.Selector(sel), c.Spec().Match.Name)))
+	if e == "" {
+		return little, true
+	}
+	return fmt.Sprintf("(%s) or (%s)", e, little), true
+}
+
+// exported is the normalised series of one field as the mapping's own
+// family exports it, RTTs converted to seconds.
+func exported(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
 	var spec *scrape.Spec
 	for i := range m.Specs {
 		if m.Specs[i].Field == f && !m.Specs[i].Match.Optional {

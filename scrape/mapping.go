@@ -209,13 +209,22 @@ func (c *Completions) finished(m *dto.Metric) bool {
 	return false
 }
 
-// selector is the PromQL label matcher of the finished outcomes.
-func (c *Completions) selector() string {
+// Spec is the counter as a spec of the mapping's (its rate is Spec.Rate
+// under Selector).
+func (c *Completions) Spec() *Spec { return &Spec{Match: c.Match, Kind: Delta} }
+
+// Selector adds to the label matchers sel (braces stripped, may be empty)
+// the PromQL matcher of the finished outcomes.
+func (c *Completions) Selector(sel string) string {
 	alts := make([]string, len(c.Outcomes))
 	for i, o := range c.Outcomes {
 		alts[i] = regexp.QuoteMeta(o)
 	}
-	return fmt.Sprintf("%s=~%q", c.Label, strings.Join(alts, "|"))
+	outcomes := fmt.Sprintf("%s=~%q", c.Label, strings.Join(alts, "|"))
+	if sel == "" {
+		return outcomes
+	}
+	return sel + "," + outcomes
 }
 
 // LittleRTT estimates a mean RTT in milliseconds by Little's law: the mean
@@ -371,8 +380,10 @@ var Presets = map[string]Mapping{
 	// passes as its window's average RTT (limit/WindowedLimit.java,
 	// getTrackedRttNanos of the default limit/window/
 	// ImmutableAverageSampleWindow.java: sum / count) and a bare limit
-	// gets per request. VegasLimit and AIMDLimit record none: their
-	// targets have no RTT.
+	// gets per request. VegasLimit and AIMDLimit record none: their RTT is
+	// Little's law's (Completions: the call counter's outcomes that held
+	// a slot, over the in-flight SimpleLimiter.acquire samples on every
+	// acquire).
 	"netflix": {
 		Name: "netflix",
 		Specs: []Spec{
@@ -388,7 +399,7 @@ var Presets = map[string]Mapping{
 		TargetLabels: []string{"id", "name"},
 		JoinUntagged: true,
 		Completions:  &Completions{Match: Matcher{Regex: re(`^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?call_total$`)}, Label: "status", Outcomes: []string{"success", "dropped", "ignored"}},
-		Note:         "releases label only the call counters with the limiter's id: a page of one limiter joins its untagged limit, in-flight and RTTs to that id; in-flight, min RTT and RTT are distributions read as the interval mean; the RTT is min_window_rtt (the window's average RTT, exported by Gradient and Gradient2 only); RTTs are nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
+		Note:         "releases label only the call counters with the limiter's id: a page of one limiter joins its untagged limit, in-flight and RTTs to that id; in-flight, min RTT and RTT are distributions read as the interval mean; the RTT is min_window_rtt (the window's average RTT, exported by Gradient and Gradient2 only), else in-flight over the rate of finished calls (Little's law); RTTs are nanoseconds unless rendered as _seconds; Gradient2's \"min RTT\" is its long RTT average",
 	},
 	// Grafana Mimir's reactive limiters (failsafe-go's adaptivelimiter inside)
 	// as Mimir registers them (pkg/distributor and pkg/ingester

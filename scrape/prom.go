@@ -80,6 +80,9 @@ type promQuery struct {
 	// mean: the query is a distribution's mean, whose NaN (0/0) is an
 	// interval without an observation
 	mean bool
+	// completed: the query counts finished requests per step
+	// (Mapping.Completions), not a field
+	completed bool
 }
 
 // NewPromSource builds the queries and the API client.
@@ -159,6 +162,10 @@ func (s *PromSource) build() {
 		if !cfg.Mapping.Has(f) {
 			s.queries = append(s.queries, promQuery{field: f, expr: e})
 		}
+	}
+	if c := cfg.Mapping.Completions; c != nil {
+		spec := c.Spec()
+		s.queries = append(s.queries, promQuery{completed: true, match: &spec.Match, expr: buildQuery(cfg.Mapping, spec, c.Selector(s.sel), rangeWin, model.Duration(cfg.Interval))})
 	}
 }
 
@@ -512,7 +519,11 @@ func (m *Mapping) GaugeSeries(spec *Spec, sel string) string {
 func (s *PromSource) Queries() map[string]string {
 	out := map[string]string{}
 	for _, q := range s.queries {
-		out[q.field.String()] = q.expr
+		name := q.field.String()
+		if q.completed {
+			name = "completed"
+		}
+		out[name] = q.expr
 	}
 	return out
 }
@@ -678,6 +689,7 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 		}
 	}
 	idle := map[point]bool{}
+	done := map[point]float64{}
 	for _, r := range raws {
 		name := s.targetName(r.q, r.metric)
 		if len(instances[name]) > 1 {
@@ -688,6 +700,10 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 			idle[k] = true
 		}
 		if !finite(r.v) || r.v < 0 || r.v == 0 && r.q.match != nil && r.q.match.ZeroUnmeasured {
+			continue
+		}
+		if r.q.completed {
+			done[k] += r.v
 			continue
 		}
 		smp := byKey[k]
@@ -709,6 +725,15 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 			smp := &trace.Sample{Time: k.ts, Target: k.target}
 			smp.Set(trace.FieldInFlight, 0)
 			byKey[k] = smp
+		}
+	}
+	// a target without an RTT of its own: Little's law over the step, as
+	// the direct scrape over its interval (LittleRTT)
+	for k, n := range done {
+		if smp := byKey[k]; smp != nil && smp.Has(trace.FieldInFlight) && !smp.Has(trace.FieldRTT) {
+			if rtt, ok := LittleRTT(smp.InFlight, n, s.cfg.Interval); ok {
+				smp.Set(trace.FieldRTT, rtt)
+			}
 		}
 	}
 	out := make([]trace.Sample, 0, len(byKey))

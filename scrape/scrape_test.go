@@ -655,6 +655,20 @@ func TestNetflixPreset(t *testing.T) {
 	if fmt.Sprint(mp.Missing) != "[…min_window_rtt]" {
 		t.Errorf("a Vegas page's missing families: %q, want […min_window_rtt]", mp.Missing)
 	}
+	// ...but its RTT is had by Little's law: the mean in-flight (20) over
+	// the rate its calls finished at (95 successes and 5 drops in the
+	// second; the 50 rejections held no slot): 200 ms
+	vegas = strings.ReplaceAll(string(nf), "min_window_rtt", "unrelated")
+	vegas2 := bump(bump([]byte(vegas), `netflix_concurrency_limits_inflight_count{id="grpc-server"}`, 10), `netflix_concurrency_limits_inflight_sum{id="grpc-server"}`, 200)
+	vegas2 = bump(bump(vegas2, `netflix_concurrency_limits_call_total{id="grpc-server",status="success"}`, 95), `netflix_concurrency_limits_call_total{id="grpc-server",status="dropped"}`, 5)
+	vegas2 = bump(vegas2, `netflix_concurrency_limits_call_total{id="grpc-server",status="rejected"}`, 50)
+	if v := byTarget(mapOnce(t, "netflix", []byte(vegas), vegas2))["grpc-server"]; !approx(v.RTTMs, 200) || v.InFlight != 20 || v.Rejected != 50 {
+		t.Errorf("a Vegas page's RTT by Little's law: %+v, want 200 ms", v)
+	}
+	stalled := bump(bump([]byte(vegas), `netflix_concurrency_limits_inflight_count{id="grpc-server"}`, 10), `netflix_concurrency_limits_inflight_sum{id="grpc-server"}`, 200)
+	if v := byTarget(mapOnce(t, "netflix", []byte(vegas), stalled))["grpc-server"]; v.InFlight != 20 || v.Has(trace.FieldRTT) {
+		t.Errorf("a Vegas page with calls in flight and none finished: %+v, want in-flight 20 and no RTT", v)
+	}
 	// our own page and go-concurrency-limits' stay theirs
 	for _, f := range []string{"limitscope.prom", "go-concurrency-limits.prom"} {
 		fams, _ := ParseExposition(load(t, f), f)
