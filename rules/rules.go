@@ -112,20 +112,20 @@ func rate(spec *scrape.Spec, sel, name string) string {
 // one by Little's law, its mean in-flight over the rate its requests
 // finish at, as the scraper estimates it (scrape.LittleRTT).
 func field(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
-	e, ok := exported(m, f, sel)
+	own, ok := exported(m, f, sel)
 	c := m.Completions
 	if f != trace.FieldRTT || c == nil {
-		return e, ok
+		return own, ok
 	}
-	inFlight, ok := exported(m, trace.FieldInFlight, sel)
-	if !ok {
-		return e, e != ""
+	inFlight, hasInFlight := exported(m, trace.FieldInFlight, sel)
+	if !hasInFlight {
+		return own, ok
 	}
 	little := fmt.Sprintf("%s / (sum by (%s) (%s) > 0)", inFlight, by, withLimiter(m, c.Spec(), rate(c.Spec(), c.Selector(sel), c.Spec().Match.Name)))
-	if e == "" {
+	if !ok {
 		return little, true
 	}
-	return fmt.Sprintf("(%s) or (%s)", e, little), true
+	return fmt.Sprintf("(%s) or (%s)", own, little), true
 }
 
 // exported is the normalised series of one field as the mapping's own

@@ -485,17 +485,17 @@ func buildQuery(m *Mapping, spec *Spec, sel string, win, step model.Duration) st
 
 // GaugeSeries is PromQL for a gauge spec's series under sel. The limit's
 // leaves out the scrapes in which the mapping's Remeasuring gauge reads 1,
-// as a direct scrape does: Envoy pins its limit to min_concurrency (3
-// unless configured) while it re-measures the min RTT, every
-// min_rtt_calc_params.interval plus up to 15 % jitter and whenever the
-// limit sat at that minimum five windows running (enterMinRTTSamplingWindow
-// and updateConcurrencyLimit, controller/gradient_controller.cc in
-// envoyproxy/envoy), and a fleet read of those
-// pins made a healthy simulated Envoy swing — "oscillating" on a quarter
-// of the calibration draw's healthy traces. A limiter's limit and its
-// Remeasuring gauge are matched on every label but the name, and where
-// the name carries the limiter (a stat prefix kept in the name), on that
-// too.
+// as a direct scrape does. Envoy pins its limit to min_concurrency (3
+// unless configured) while it re-measures the min RTT: every
+// min_rtt_calc_params.interval plus up to 15 % jitter, and whenever the
+// limit sat at that minimum five windows running
+// (enterMinRTTSamplingWindow and updateConcurrencyLimit,
+// controller/gradient_controller.cc in envoyproxy/envoy). Read as limits,
+// those pins made a healthy simulated Envoy swing: "oscillating" on a
+// quarter of the calibration draw's healthy traces. A limiter's limit and
+// its Remeasuring gauge are matched on every label but the name, and
+// where the name carries the limiter (a stat prefix kept in the name), on
+// that too.
 func (m *Mapping) GaugeSeries(spec *Spec, sel string) string {
 	series := spec.Series(sel, spec.Match.Name)
 	if m.Remeasuring == nil || spec.Field != trace.FieldLimit {
