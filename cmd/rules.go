@@ -40,7 +40,8 @@ or Mimir rulers) that judge every limiter the way diagnose does:
                                 where any degraded rule holds
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
                                 labelled evidence=slower, slower-held,
-                                slower-fallen, capacity-lost, swamped,
+                                slower-fallen, slower-ran-away,
+                                capacity-lost, swamped,
                                 failing or stalled),
                                 LimiterOscillating (warning),
                                 LimiterPipelineBound (info), each held for --for,

@@ -559,6 +559,11 @@ const (
 	// ownQueueGrowth: a min RTT that rose while the limit grew past 1.1×
 	// its level at the baseline is the limiter's own queue.
 	ownQueueGrowth = 1.1
+	// ranAwayGrowth: a limit at twice the highest calm level it held has
+	// run away (ranAway). The simulator's Envoy controller over a
+	// downstream cut to 30 % with its latency tripled: from 27 to its
+	// maximum of 220, in-flight 17 of it, min RTT 3×, completions at 8 %.
+	ranAwayGrowth = 2.0
 	// slowerGrownShare, slowerGrownRTTRise: completions at a third of their
 	// best with the RTT (or min RTT) doubled are a slower downstream even
 	// where the limit grew past its baseline level. A limiter's own queue
@@ -2161,7 +2166,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// built raised the RTT, yet nothing was sent. Or where a downstream
 		// that slowed sheds the rest (shedsSlower)
 		_, lastUtil := w.utilThirds.of(s, pts, utilisation)
-		shedsSlower := !w.rttProxy && rttUp && w.rttRise >= slowerGrownRTTRise && completesFar && w.util >= burstUtil && lastUtil >= burstUtil
+		shedsSlower := !w.rttProxy && rttUp && w.rttRise >= slowerGrownRTTRise && completesFar &&
+			(w.util >= burstUtil && lastUtil >= burstUtil || s.ranAway(&w))
 		slower = w.util >= pipelineUtil && lastUtil >= pipelineUtil || shedsSlower
 	}
 	// overloaded: completions held at their best (tputFall) while the RTT
@@ -2395,6 +2401,16 @@ func alternations(levels []float64, thr float64) int {
 // limit is an integer: one step is the limit's grain, not growth into a
 // queue (go-concurrency-limits' Vegas at 7, fallen from 13 while the RTT
 // tripled, stepping back to 8).
+// ranAway reports a limit run far above every calm level it held
+// (ranAwayGrowth of calmHigh) with requests still in flight: a limiter
+// that reads a downstream's fast failures as room (Envoy's gradient
+// controller, which exports no losses) grows while the downstream sheds,
+// so in-flight sits far under the limit, yet it is no pipeline: nothing in
+// a pipeline runs the limit up while its RTT rises.
+func (s *Stream) ranAway(w *windowStats) bool {
+	return s.calmHigh > 0 && w.limitMed >= ranAwayGrowth*s.calmHigh && w.inFlightMed > 0
+}
+
 func (s *Stream) limitGrew(w *windowStats) bool {
 	grown := ownQueueGrowth * w.limitFirst
 	if !s.fractional {
@@ -2916,6 +2932,8 @@ const (
 	SlowerShare        Threshold = slowerShare
 	OwnQueueGrowth     Threshold = ownQueueGrowth
 	SlowerGrownRTTRise Threshold = slowerGrownRTTRise
+	SlowerGrownShare   Threshold = slowerGrownShare
+	RanAwayGrowth      Threshold = ranAwayGrowth
 	BurstUtil          Threshold = burstUtil
 	TputFall           Threshold = tputFall
 	LostMost           Threshold = lostMost

@@ -148,7 +148,8 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 		}
 	}
 	// the Envoy-style runs a second time, written as Envoy's own families
-	// (no in-flight, no losses; the limit pinned to 3 while it re-measures,
+	// (no losses; the in-flight as the connection manager's active
+	// requests; the limit pinned to 3 while it re-measures,
 	// min_rtt_calculation_active saying so) through the envoy preset's
 	// rules, and diagnose reading what that preset carries
 	var envoys []agreement.Case

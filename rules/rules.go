@@ -448,6 +448,21 @@ func Build(opt Options) (File, []string, error) {
 			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit fell to half or less)",
 			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the RTT rose %s× and the limit fell to %s, %s of its best.",
 				value("limitscope:rtt_rise"), value("limitscope:limit_median"), value("limitscope:limit_drop")))
+		// slower with the limit run away, as diagnose's grown slowerFar
+		// with shedsSlower's ranAway: a limiter reading a downstream's fast
+		// failures as room runs its limit to RanAwayGrowth of the highest
+		// calm level it held while the min RTT doubled, the RTT rose and
+		// completions fell to SlowerGrownShare, requests still in flight —
+		// in-flight far under the limit, yet no pipeline (Envoy's
+		// controller, which exports no losses, over a downstream cut to
+		// 30 % with its latency tripled: from 27 to its maximum of 220,
+		// in-flight 17; pipeline-bound to both before)
+		alert("LimiterDegradedDownstream", "slower-ran-away", "critical", diagnose.Degraded,
+			fmt.Sprintf("limitscope:completions_share:%s <= %g and %s limitscope:rtt_min_rise:%s >= %g and %s limitscope:rtt_rise:%s >= %g and %s limitscope:limit_median:%s >= %g * limitscope:limit_calm_high:%s and %s limitscope:utilisation:%s > 0%s",
+				w, float64(diagnose.SlowerGrownShare), on, w, float64(diagnose.SlowerGrownRTTRise), on, w, float64(diagnose.DegradedRTTRise), on, w, float64(diagnose.RanAwayGrowth), w, on, w, aboveCapacity),
+			"the downstream got slower (completions at {{ $value | humanizePercentage }} of their best in the last "+base+", the limit ran away)",
+			fmt.Sprintf("completions fell to {{ $value | humanizePercentage }} of their best while the min RTT rose %s× and the limit ran up to %s, above every level it held calm.",
+				value("limitscope:rtt_min_rise"), value("limitscope:limit_median")))
 	}
 	if lossEvidence {
 		// errors up, as diagnose's errorsUp: losses make errorShare of

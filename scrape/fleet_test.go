@@ -452,9 +452,9 @@ func envoyThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 			t.Fatalf("ingress_http pinned in %v of the last 50 s, want 15 or so", n)
 		}
 		checkFleetSource(t, promURL, preset, at, map[string]map[trace.Field]float64{
-			"ingress_http":      {trace.FieldRTTMin: 8, trace.FieldRTT: 11, trace.FieldRejected: 10}, // ten a second, read every second
-			"envoy_http_egress": {trace.FieldRTTMin: 31, trace.FieldRTT: 40, trace.FieldRejected: 20},
-		})
+			"ingress_http":      {trace.FieldInFlight: 30, trace.FieldRTTMin: 8, trace.FieldRTT: 11, trace.FieldRejected: 10}, // ten a second, read every second
+			"envoy_http_egress": {trace.FieldInFlight: 2, trace.FieldRTTMin: 31, trace.FieldRTT: 40, trace.FieldRejected: 20},
+		}) // and not the admin's connection manager, nor the redis proxy
 		src, err := scrape.NewPromSource(scrape.PromConfig{URL: promURL, Mapping: &preset, Interval: time.Second})
 		if err != nil {
 			t.Fatal(err)
@@ -481,6 +481,8 @@ func envoyThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 		}{
 			{"min_over_time(limitscope:limit[50s])", map[string]float64{"ingress_http": 47}},
 			{"max_over_time(limitscope:limit[50s])", map[string]float64{"ingress_http": 47}},
+			// the admin's active requests are recorded too, and join no limit
+			{"limitscope:in_flight", map[string]float64{"ingress_http": 30, "envoy_http_egress": 2, "admin": 1}},
 			{"limitscope:rtt_min_seconds", map[string]float64{"ingress_http": 0.008, "envoy_http_egress": 0.031}},
 			{"limitscope:rtt_seconds", map[string]float64{"ingress_http": 0.011, "envoy_http_egress": 0.040}},
 			{"limitscope:rejected:rate1m", map[string]float64{"ingress_http": 10, "envoy_http_egress": 20}},
@@ -504,9 +506,10 @@ func envoyThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 // envoyServer serves the two listeners of envoyThroughPrometheus as
 // Envoy's admin endpoint renders them: ingress_http (limit 47, pinned to
 // 3 while it re-measures in the first three seconds of every ten; min RTT
-// 8 ms, sample RTT 11 ms, ten blocked a second) and egress (re-measuring
-// throughout, its limit pinned to 3; 31 ms, 40 ms, twenty blocked a
-// second).
+// 8 ms, sample RTT 11 ms, ten blocked a second, 30 requests active) and
+// egress (re-measuring throughout, its limit pinned to 3; 31 ms, 40 ms,
+// twenty blocked a second, 2 active), beside the admin's connection
+// manager and a redis proxy, one and three requests active.
 func envoyServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	start := time.Now()
@@ -530,6 +533,9 @@ func envoyServer(t *testing.T) *httptest.Server {
 		// counters first, then gauges, as Envoy orders them
 		family("counter", ns+gc+"rq_blocked", fmt.Sprintf("%s%srq_blocked{%s} %d", ns, gc, tag, int(secs*10)))
 		family("counter", ns+"egress_"+gc+"rq_blocked", fmt.Sprintf("%segress_%srq_blocked{} %d", ns, gc, int(secs*20)))
+		family("gauge", ns+"downstream_rq_active", fmt.Sprintf(`%sdownstream_rq_active{envoy_http_conn_manager_prefix="admin"} 1`, ns), fmt.Sprintf("%sdownstream_rq_active{%s} 30", ns, tag))
+		family("gauge", ns+"egress_downstream_rq_active", fmt.Sprintf("%segress_downstream_rq_active{} 2", ns))
+		family("gauge", "envoy_redis_downstream_rq_active", `envoy_redis_downstream_rq_active{envoy_redis_prefix="cache"} 3`)
 		for _, g := range []struct {
 			name            string
 			ingress, egress int

@@ -257,8 +257,16 @@ func (m *Mapping) Has(f trace.Field) bool {
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
+// envoyHTTPPrefix matches an Envoy HTTP connection manager's stat names'
+// prefix up to the stat, the prefix the target: envoy_http (the stat
+// prefix a tag) or envoy_http_<stat prefix>, as the adaptive concurrency
+// filter's families are named (not the redis, memcached or other
+// proxies' envoy_<filter>_…).
+const envoyHTTPPrefix = `^(?P<target>(?:[a-zA-Z0-9_:]*_)?http(?:_[a-zA-Z0-9_:]+)?)_`
+
 // readablePattern writes the presets' name patterns' prefixes as words.
 var readablePattern = strings.NewReplacer(
+	envoyHTTPPrefix, "…http…_",
 	"^(?:[a-zA-Z_:][a-zA-Z0-9_:]*_)?", "…",
 	"^[a-zA-Z0-9:]+_(?P<target>.+)_", "<ns>_<name>_",
 	"^[a-zA-Z0-9:]+_", "<ns>_",
@@ -297,19 +305,29 @@ var Presets = map[string]Mapping{
 	// min_rtt_msecs, sample_rtt_msecs, min_rtt_calculation_active), under
 	// the connection manager's stat prefix. /stats/prometheus renders
 	// counters without _total; a statsd or OpenTelemetry hop adds it. The RTT
-	// gauges read 0 until the first min-RTT window ends: not measured.
+	// gauges read 0 until the first min-RTT window ends: not measured. The
+	// filter counts no in-flight of its own; the connection manager's
+	// downstream_rq_active (ALL_HTTP_CONN_MAN_STATS, source/common/http/
+	// conn_manager_config.h) stands in: the filter holds a request's slot
+	// from decodeHeaders to encodeComplete (adaptive_concurrency_filter.cc),
+	// nearly all of the stream's life, and answers a blocked one at once.
+	// Other connection managers (the admin's) and other filters' active
+	// requests are no limiter: a target needs two of the preset's series
+	// (Corroborate).
 	"envoy": {
 		Name: "envoy",
 		Specs: []Spec{
 			{trace.FieldLimit, Matcher{Name: "adaptive_concurrency_gradient_controller_concurrency_limit", Suffix: true}, Gauge, 0},
+			{trace.FieldInFlight, Matcher{Regex: re(envoyHTTPPrefix + `downstream_rq_active$`)}, Gauge, 0},
 			{trace.FieldRTTMin, Matcher{Name: "adaptive_concurrency_gradient_controller_min_rtt_msecs", Suffix: true, ZeroUnmeasured: true}, Gauge, Milliseconds},
 			{trace.FieldRTT, Matcher{Name: "adaptive_concurrency_gradient_controller_sample_rtt_msecs", Suffix: true, ZeroUnmeasured: true}, Gauge, Milliseconds},
 			{trace.FieldRejected, Matcher{Name: "adaptive_concurrency_gradient_controller_rq_blocked", Suffix: true}, Delta, 0},
 			{trace.FieldRejected, Matcher{Name: "adaptive_concurrency_gradient_controller_rq_blocked_total", Suffix: true, Optional: true}, Delta, 0},
 		},
 		TargetLabels: []string{"envoy_http_conn_manager_prefix"},
+		Corroborate:  true,
 		Remeasuring:  &Matcher{Name: "adaptive_concurrency_gradient_controller_min_rtt_calculation_active", Suffix: true},
-		Note:         "Envoy exports no in-flight: pipeline-bound cannot be judged; the limit is not measured while Envoy pins it to re-measure the min RTT; RTTs of 0 (before the first window, or sub-millisecond) are not measured",
+		Note:         "in-flight is the connection manager's downstream_rq_active (the filter counts none of its own); the limit is not measured while Envoy pins it to re-measure the min RTT; RTTs of 0 (before the first window, or sub-millisecond) are not measured",
 	},
 	// Vector's adaptive request concurrency (src/internal_events/
 	// adaptive_concurrency.rs in vectordotdev/vector): histograms in

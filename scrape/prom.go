@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"net/http"
 	"regexp"
 	"slices"
@@ -733,6 +734,20 @@ func (s *PromSource) collect(ctx context.Context, run func(context.Context, stri
 		if smp := byKey[k]; smp != nil && smp.Has(trace.FieldInFlight) && !smp.Has(trace.FieldRTT) {
 			if rtt, ok := LittleRTT(smp.InFlight, n, s.cfg.Interval); ok {
 				smp.Set(trace.FieldRTT, rtt)
+			}
+		}
+	}
+	// a target made by one series alone is no limiter (Corroborate: the
+	// admin's connection manager beside Envoy's filtered ones), as a
+	// direct scrape judges it
+	if s.cfg.Mapping.Corroborate {
+		seen := map[string]trace.Field{}
+		for k, smp := range byKey {
+			seen[k.target] |= smp.Fields
+		}
+		for k := range byKey {
+			if bits.OnesCount64(uint64(seen[k.target])) < 2 {
+				delete(byKey, k)
 			}
 		}
 	}

@@ -105,7 +105,7 @@ func Shares(t *testing.T, cases []Case, opt Options) map[string]float64 {
 	dur := time.Duration(1<<63 - 1)
 	for _, cs := range cases {
 		// diagnose reads what the preset carries: go-concurrency-limits
-		// counts no rejections, Envoy exports no in-flight and no losses
+		// counts no rejections, Envoy exports no losses
 		var lacks trace.Field
 		for _, f := range trace.Columns() {
 			if !m.Has(f) {
@@ -322,11 +322,11 @@ func gclSeriesOf(name string, samples []trace.Sample) []string {
 // limiter/sim leaves it then) holds the pin, Envoy's default
 // min_concurrency of 3, with min_rtt_calculation_active at 1; the min RTT
 // and the sample RTT in whole milliseconds, as Envoy truncates them; the
-// rejections as rq_blocked, a counter without _total. Envoy exports no
-// in-flight and no losses.
+// rejections as rq_blocked, a counter without _total; the in-flight as
+// the connection manager's downstream_rq_active. Envoy exports no losses.
 func envoySeriesOf(name string, samples []trace.Sample) []string {
 	l := fmt.Sprintf(`{envoy_http_conn_manager_prefix=%q,job="api",instance="svc:9090"}`, name)
-	var lim, active, rmin, rtt, blocked []string
+	var lim, active, rmin, rtt, blocked, inFlight []string
 	var b float64
 	ms := func(smp trace.Sample, f trace.Field) string {
 		if v, ok := smp.Value(f); ok {
@@ -341,15 +341,18 @@ func envoySeriesOf(name string, samples []trace.Sample) []string {
 			lim, active = append(lim, "3"), append(active, "1")
 		}
 		rmin, rtt = append(rmin, ms(smp, trace.FieldRTTMin)), append(rtt, ms(smp, trace.FieldRTT))
+		inFlight = append(inFlight, ms(smp, trace.FieldInFlight)) // a whole number already
 		b += smp.Rejected
 		blocked = append(blocked, fmt.Sprintf("%g", b))
 	}
 	line := func(family string, v []string) string {
-		return fmt.Sprintf("      - series: 'envoy_http_adaptive_concurrency_gradient_controller_%s%s'\n        values: '%s'\n", family, l, strings.Join(v, " "))
+		return fmt.Sprintf("      - series: 'envoy_http_%s%s'\n        values: '%s'\n", family, l, strings.Join(v, " "))
 	}
+	const gc = "adaptive_concurrency_gradient_controller_"
 	return []string{
-		line("concurrency_limit", lim), line("min_rtt_calculation_active", active),
-		line("min_rtt_msecs", rmin), line("sample_rtt_msecs", rtt), line("rq_blocked", blocked),
+		line(gc+"concurrency_limit", lim), line(gc+"min_rtt_calculation_active", active),
+		line(gc+"min_rtt_msecs", rmin), line(gc+"sample_rtt_msecs", rtt), line(gc+"rq_blocked", blocked),
+		line("downstream_rq_active", inFlight),
 	}
 }
 
