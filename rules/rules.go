@@ -153,9 +153,18 @@ func exported(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
 	var e string
 	switch spec.Kind {
 	case scrape.Mean:
+		// a limit exported as a distribution (Vector's) reads each scrape
+		// interval's mean, as diagnose reads a direct scrape's: a minute's
+		// mean smooths away a saw-tooth swinging faster than that
+		r := rate
+		if f == trace.FieldLimit {
+			r = func(spec *scrape.Spec, sel, name string) string {
+				return spec.LastRate(sel, name, model.Duration(time.Minute), "limiter")
+			}
+		}
 		e = fmt.Sprintf("max by (%s) (%s) / max by (%s) (%s)",
-			by, withLimiter(m, spec, rate(spec, sel, spec.Match.Name+"_sum")),
-			by, withLimiter(m, spec, rate(spec, sel, spec.Match.Name+"_count")))
+			by, withLimiter(m, spec, r(spec, sel, spec.Match.Name+"_sum")),
+			by, withLimiter(m, spec, r(spec, sel, spec.Match.Name+"_count")))
 		if toSeconds != "" {
 			e = "(" + e + ")"
 		}

@@ -456,6 +456,18 @@ func (spec *Spec) Rate(sel, name string, win model.Duration, label string) strin
 	return fmt.Sprintf("(((%s - %s) >= 0) / %s)", named(series), named(series+" offset "+win.String()), strconv.FormatFloat(time.Duration(win).Seconds(), 'g', -1, 64))
 }
 
+// LastRate is Rate over the last two samples within win (Prometheus'
+// irate), per series: a distribution's sum over its count then reads the
+// mean of the last scrape interval, as a direct scrape reads it, where a
+// rate averages the whole window. A family whose name carries the target
+// keeps Rate's window.
+func (spec *Spec) LastRate(sel, name string, win model.Duration, label string) string {
+	if _, _, named := spec.TargetPattern(""); named {
+		return spec.Rate(sel, name, win, label)
+	}
+	return fmt.Sprintf("irate(%s[%s])", spec.Series(sel, name), win)
+}
+
 // scrapedName is the name of one series the spec's metric is scraped as:
 // its own, or a summary's or histogram's _count.
 func (spec *Spec) scrapedName() string {

@@ -37,7 +37,7 @@ type Case struct {
 // Options are the rules' window and baseline, and the traces' sampling
 // interval (every case is read at it, one value per sample). Layout is the
 // preset whose families the traces are written as: "" (limitscope's),
-// "go-concurrency-limits" or "envoy".
+// "go-concurrency-limits", "envoy" or "vector".
 type Options struct {
 	Window, Baseline, Interval time.Duration
 	Layout                     string
@@ -48,6 +48,7 @@ var layouts = map[string]func(name string, samples []trace.Sample) []string{
 	"limitscope":            seriesOf,
 	"go-concurrency-limits": gclSeriesOf,
 	"envoy":                 envoySeriesOf,
+	"vector":                vectorSeriesOf,
 }
 
 // alertOf is the alert that says a class.
@@ -354,6 +355,55 @@ func envoySeriesOf(name string, samples []trace.Sample) []string {
 		line(gc+"min_rtt_msecs", rmin), line(gc+"sample_rtt_msecs", rtt), line(gc+"rq_blocked", blocked),
 		line("downstream_rq_active", inFlight),
 	}
+}
+
+// vectorSeriesOf turns a trace into Vector's adaptive request concurrency
+// histograms as its prometheus_exporter sink renders internal_metrics for
+// a sink whose component_id is name (the scrape preset's comment cites
+// their source), in seconds, only their _sum and _count: the limit, the
+// in-flight and past_rtt_mean (the min-RTT stand-in) one observation per
+// sample, as the controller observes them once per update; observed_rtt
+// one per completion (Little's law, as seriesOf). A field not measured
+// adds no observation. Vector exports no losses and no rejections.
+func vectorSeriesOf(name string, samples []trace.Sample) []string {
+	l := fmt.Sprintf(`{component_id=%q,component_kind="sink",component_type="http",job="api",instance="svc:9090"}`, name)
+	type hist struct{ sum, count []string }
+	var lim, inf, past, obs hist
+	var ls, lc, is, ic, ps, pc, os, oc float64
+	for i, smp := range samples {
+		if v, ok := smp.Value(trace.FieldLimit); ok {
+			ls, lc = ls+v, lc+1
+		}
+		if v, ok := smp.Value(trace.FieldInFlight); ok {
+			is, ic = is+v, ic+1
+		}
+		if v, ok := smp.Value(trace.FieldRTTMin); ok {
+			ps, pc = ps+v/1e3, pc+1
+		}
+		if i > 0 {
+			n := completed(samples[i-1], smp)
+			os, oc = os+n*smp.RTTMs/1e3, oc+n
+		}
+		for _, x := range []struct {
+			h        *hist
+			sum, cnt float64
+		}{{&lim, ls, lc}, {&inf, is, ic}, {&past, ps, pc}, {&obs, os, oc}} {
+			x.h.sum, x.h.count = append(x.h.sum, fmt.Sprintf("%g", x.sum)), append(x.h.count, fmt.Sprintf("%g", x.cnt))
+		}
+	}
+	var out []string
+	for _, f := range []struct {
+		family string
+		h      hist
+	}{{"limit", lim}, {"in_flight", inf}, {"past_rtt_mean", past}, {"observed_rtt", obs}} {
+		for _, part := range []struct {
+			suffix string
+			v      []string
+		}{{"_sum", f.h.sum}, {"_count", f.h.count}} {
+			out = append(out, fmt.Sprintf("      - series: 'vector_adaptive_concurrency_%s%s%s'\n        values: '%s'\n", f.family, part.suffix, l, strings.Join(part.v, " ")))
+		}
+	}
+	return out
 }
 
 // promDuration writes d as promtool's test files take it ("1h30m").
