@@ -196,17 +196,17 @@ type Completions struct {
 	Outcomes []string
 }
 
-// finished reports whether m is a series of a finished outcome.
-func (c *Completions) finished(m *dto.Metric) bool {
+// finished returns the outcome of m, and whether it is a finished one.
+func (c *Completions) finished(m *dto.Metric) (outcome string, ok bool) {
 	if !labelsMatch(m, c.Match.Labels) {
-		return false
+		return "", false
 	}
 	for _, lp := range m.GetLabel() {
 		if lp.GetName() == c.Label {
-			return slices.Contains(c.Outcomes, lp.GetValue())
+			return lp.GetValue(), slices.Contains(c.Outcomes, lp.GetValue())
 		}
 	}
-	return false
+	return "", false
 }
 
 // Spec is the counter as a spec of the mapping's (its rate is Spec.Rate
@@ -825,16 +825,11 @@ func (mp *Mapper) completed(fams map[string]*dto.MetricFamily, names []string) m
 			continue
 		}
 		for _, m := range fams[name].GetMetric() {
-			if !c.finished(m) {
+			outcome, finished := c.finished(m)
+			if !finished {
 				continue
 			}
 			target := mp.targetOf(m, fromName)
-			var outcome string
-			for _, lp := range m.GetLabel() {
-				if lp.GetName() == c.Label {
-					outcome = lp.GetValue()
-				}
-			}
 			if n, ok := mp.delta(seriesKey{target: target, outcome: outcome}, m); ok && finite(n) && n >= 0 {
 				done[target] += n
 			}

@@ -329,7 +329,7 @@ func envoySeriesOf(name string, samples []trace.Sample) []string {
 	l := fmt.Sprintf(`{envoy_http_conn_manager_prefix=%q,job="api",instance="svc:9090"}`, name)
 	var lim, active, rmin, rtt, blocked, inFlight []string
 	var b float64
-	ms := func(smp trace.Sample, f trace.Field) string {
+	whole := func(smp trace.Sample, f trace.Field) string {
 		if v, ok := smp.Value(f); ok {
 			return fmt.Sprintf("%g", math.Floor(v))
 		}
@@ -341,8 +341,8 @@ func envoySeriesOf(name string, samples []trace.Sample) []string {
 		} else {
 			lim, active = append(lim, "3"), append(active, "1")
 		}
-		rmin, rtt = append(rmin, ms(smp, trace.FieldRTTMin)), append(rtt, ms(smp, trace.FieldRTT))
-		inFlight = append(inFlight, ms(smp, trace.FieldInFlight)) // a whole number already
+		rmin, rtt = append(rmin, whole(smp, trace.FieldRTTMin)), append(rtt, whole(smp, trace.FieldRTT))
+		inFlight = append(inFlight, whole(smp, trace.FieldInFlight))
 		b += smp.Rejected
 		blocked = append(blocked, fmt.Sprintf("%g", b))
 	}

@@ -52,26 +52,26 @@ func GoConcurrencyLimits(t testing.TB, capacity int, latency time.Duration, algo
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	limits := algorithms(gclprom.NewMetricRegistryWithRegisterer("limiter", reg))
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, capacity)
+	var lims []gclcore.Limiter
 	for _, l := range limits {
 		lim, err := gcllimiter.NewDefaultLimiter(l, int64(100*time.Millisecond), int64(time.Second), int64(time.Microsecond), 10,
 			gclstrategy.NewSimpleStrategy(l.EstimatedLimit()), nil, gclcore.EmptyMetricRegistryInstance)
 		if err != nil {
 			t.Fatal(err)
 		}
-		load(ctx, &wg, 24, slots, latency, func() (func(), bool) {
-			ln, ok := lim.Acquire(ctx)
-			if !ok {
-				return nil, false
-			}
-			return ln.OnSuccess, true
-		})
+		lims = append(lims, lim)
 	}
-	return serve(t, reg, func() {
-		cancel()
-		wg.Wait()
+	slots := make(chan struct{}, capacity)
+	return serve(t, reg, func(ctx context.Context, wg *sync.WaitGroup) {
+		for _, lim := range lims {
+			load(ctx, wg, 24, slots, latency, func() (func(), bool) {
+				ln, ok := lim.Acquire(ctx)
+				if !ok {
+					return nil, false
+				}
+				return ln.OnSuccess, true
+			})
+		}
 	})
 }
 
@@ -97,20 +97,16 @@ func FailsafeGoBehindMimir(t testing.TB) *Service {
 	register("cortex_distributor_reactive_limiter_", nil, limiters[0])
 	register("cortex_ingester_reactive_limiter_", prometheus.Labels{"request_type": "push"}, limiters[1])
 	capacity := make(chan struct{}, 10)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for _, lim := range limiters {
-		load(ctx, &wg, 30, capacity, 4*time.Millisecond, func() (func(), bool) {
-			p, ok := lim.TryAcquirePermit()
-			if !ok {
-				return nil, false
-			}
-			return p.Record, true
-		})
-	}
-	return serve(t, reg, func() {
-		cancel()
-		wg.Wait()
+	return serve(t, reg, func(ctx context.Context, wg *sync.WaitGroup) {
+		for _, lim := range limiters {
+			load(ctx, wg, 30, capacity, 4*time.Millisecond, func() (func(), bool) {
+				p, ok := lim.TryAcquirePermit()
+				if !ok {
+					return nil, false
+				}
+				return p.Record, true
+			})
+		}
 	})
 }
 
@@ -136,9 +132,17 @@ func load(ctx context.Context, wg *sync.WaitGroup, workers int, slots chan struc
 	}
 }
 
-// serve serves reg's expositions on loopback, remembering each, until the
-// test ends (then stop runs).
-func serve(t testing.TB, reg *prometheus.Registry, stop func()) *Service {
+// serve starts the service's load (start, whose workers join wg and stop
+// when ctx ends) and serves reg's expositions on loopback, remembering
+// each, until the test ends; then the load stops and is waited for.
+func serve(t testing.TB, reg *prometheus.Registry, start func(ctx context.Context, wg *sync.WaitGroup)) *Service {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	start(ctx, &wg)
+	stop := func() {
+		cancel()
+		wg.Wait()
+	}
 	s := &Service{}
 	srv := httptest.NewServer(promhttp.HandlerFor(prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 		fams, err := reg.Gather()
