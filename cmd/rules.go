@@ -41,7 +41,7 @@ or Mimir rulers) that judge every limiter the way diagnose does:
   limitscope-<preset>-alerts    LimiterDegradedDownstream (critical; its rules
                                 labelled evidence=slower, slower-held,
                                 slower-fallen, slower-ran-away,
-                                capacity-lost, swamped,
+                                capacity-lost, floor, swamped,
                                 failing or stalled),
                                 LimiterOscillating (warning),
                                 LimiterPipelineBound (info), each held for --for,

@@ -171,9 +171,15 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 	// a limit exported as a distribution over the last scrape interval
 	// (irate), a minute's mean smoothed the saw-tooth away: oscillating
 	// 67 %, aimd 55 %, gclaimdswinging 67 %. The runs that lose capacity
-	// with errors at a flat latency agree 75-83 %: without losses diagnose
-	// still reads them degraded where the rules fire nothing (a ratchet
-	// below the floor, not yet understood)
+	// with errors at a flat latency agreed 75-83 % before the floor rule:
+	// without losses diagnose reads a limit nailed at its minimum degraded
+	// (pressed to its floor), which no rule said (collapse, gclvegascollapse,
+	// gclaimdcollapse: 76, 75, 75 % -> 98, 95, 95 %). go-concurrency-limits'
+	// Gradient2 over the same downstream agrees 83 %: its limit grows back to
+	// 46 over the downstream's 18 in flight (the rest shed as fast errors)
+	// while the RTT stands 2-3x up with completions at a quarter; the rules'
+	// slower-held fires, diagnose reads pipeline-bound (39 % used) for the
+	// last 8 minutes — a diagnose miss by truth, held by a ratchet
 	var vectors []agreement.Case
 	for _, cs := range set {
 		if !strings.HasPrefix(cs.Name, "envoy") {
@@ -183,8 +189,8 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 	shares = agreement.Shares(t, vectors, agreement.Options{Window: window, Baseline: baselin, Interval: iv, Layout: "vector"})
 	for _, cs := range vectors {
 		floor := agreement.Floor
-		if strings.HasSuffix(cs.Name, "collapse") {
-			floor = 0.7
+		if cs.Name == "gclgradientcollapse" {
+			floor = 0.8
 		}
 		t.Logf("%s in Vector's layout: alerts agree with diagnose's findings %.0f%% of the alert-minutes", cs.Name, 100*shares[cs.Name])
 		if shares[cs.Name] < floor {

@@ -67,6 +67,12 @@ type File struct {
 // by are the labels every normalised series keeps.
 const by = "job, instance, limiter"
 
+// roundingSlack is how far from one value a limit may read and still be
+// nailed to it, and from a whole number and still be one: a limit exported
+// as a distribution (Vector's histogram) is read as a ratio of two rates,
+// which carries float rounding where every observation was the same.
+const roundingSlack = 1e-9
+
 // promDuration prints d as PromQL does (5m, 90s, 1h).
 func promDuration(d time.Duration) string {
 	switch {
@@ -543,6 +549,31 @@ func Build(opt Options) (File, []string, error) {
 				"the downstream fails what it is sent (losses make {{ $value | humanizePercentage }} of what the limit lets through)",
 				fmt.Sprintf("losses made {{ $value | humanizePercentage }} of what the limit let through (calm level %s) with in-flight at %s of the limit and completions at %s of their best.", value("limitscope:lost_share_calm"), value("limitscope:utilisation"), value("limitscope:completions_share")))
 		}
+	}
+	if !lossEvidence && have[trace.FieldInFlight] {
+		// floor, as diagnose's pressed-to-its-floor, where no losses are
+		// exported (Vector, Envoy): a limit at CollapseDrop of its best
+		// or less, nailed to one value (its 10–90 % band within rounding)
+		// with in-flight pressed against it (IdleUtil) is a limiter held
+		// at its configured minimum — where the limit takes fractional
+		// values (it took one over the baseline span), or at 1–2. A limit
+		// following a smaller downstream jitters around its new level,
+		// and an integer limit may sit on one value at its own equilibrium
+		// (Vegas at 14). Without it, a downstream cut to 30 % with 5 %
+		// errors at a flat latency, in Vector's layout, paged nothing where
+		// diagnose read degraded: our Gradient nailed at its minimum of 4,
+		// go-concurrency-limits' Vegas and AIMD at 1
+		// (each evaluation's distance from a whole number, then its
+		// highest over the baseline span: a subquery over that span loads
+		// more samples than promtool's test engine allows)
+		ev.Rules = append(ev.Rules, Rule{Record: "limitscope:limit_off_whole", Expr: fmt.Sprintf("abs(%s - round(%s))", lim, lim)})
+		rec("limitscope:limit_fractional", fmt.Sprintf("max_over_time(limitscope:limit_off_whole[%s]) > bool %g", base, roundingSlack))
+		alert("LimiterDegradedDownstream", "floor", "critical", diagnose.Degraded,
+			fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:limit_band:%s <= %g and %s (limitscope:limit_median:%s <= %g or %s limitscope:limit_fractional:%s == 1) and %s limitscope:utilisation:%s >= %g",
+				w, float64(diagnose.CollapseDrop), on, w, roundingSlack, on, w, float64(diagnose.FloorJitter), on, w, on, w, float64(diagnose.IdleUtil)),
+			"the limiter is held at its minimum (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", nailed there)",
+			fmt.Sprintf("the limit fell to {{ $value | humanizePercentage }} of its best and sits nailed at %s with in-flight at %s of it; losses are not exported, so whether the downstream fails or got slower cannot be told.",
+				value("limitscope:limit_median"), value("limitscope:utilisation")))
 	}
 	// stalled, as diagnose's: no RTT all window (the RTT, a mean of
 	// successes, is NaN where none completed) while in-flight holds

@@ -232,9 +232,29 @@ type firing struct{ limiter, evidence, severity, summary, description string }
 // on exactly the limiters listed (an alert not named is not checked).
 func promtoolAlerts(t *testing.T, in []series, expect map[string][]firing) {
 	t.Helper()
+	promtoolAlertsOf(t, scrape.Presets["limitscope"], in, expect)
+}
+
+// without is the limitscope preset without its series of field f, as a
+// limiter that does not export it.
+func without(f trace.Field) scrape.Mapping {
+	m := scrape.Presets["limitscope"]
+	var specs []scrape.Spec
+	for _, s := range m.Specs {
+		if s.Field != f {
+			specs = append(specs, s)
+		}
+	}
+	m.Specs = specs
+	return m
+}
+
+// promtoolAlertsOf is promtoolAlerts over mapping m's rules (the
+// limitscope preset's families, less the series m leaves out).
+func promtoolAlertsOf(t *testing.T, m scrape.Mapping, in []series, expect map[string][]firing) {
+	t.Helper()
 	promtool := testtools.Require(t, "promtool", "prometheus", "the alerts are unit-tested with the real promtool")
 	dir := t.TempDir()
-	m := scrape.Presets["limitscope"]
 	var rules strings.Builder
 	if err := Write(&rules, Options{Mapping: &m, Window: 5 * time.Minute, For: 10 * time.Minute}); err != nil {
 		t.Fatal(err)
@@ -354,25 +374,13 @@ func TestStalledDownstreamFires(t *testing.T) {
 // it; in-flight at about the same mean that touches the limit every third
 // scrape is bound by it.
 func TestPipelineBoundWithoutRejections(t *testing.T) {
-	promtool := testtools.Require(t, "promtool", "prometheus", "the alerts are unit-tested with the real promtool")
-	dir := t.TempDir()
-	m := scrape.Presets["limitscope"]
-	var specs []scrape.Spec
-	for _, s := range m.Specs {
-		if s.Field != trace.FieldRejected {
-			specs = append(specs, s)
-		}
-	}
-	m.Specs = specs
+	m := without(trace.FieldRejected)
 	var rules strings.Builder
-	if err := Write(&rules, Options{Mapping: &m, Window: 5 * time.Minute, For: 10 * time.Minute}); err != nil {
+	if err := Write(&rules, Options{Mapping: &m, Window: 5 * time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(rules.String(), "limitscope:at_limit_share:5m") {
 		t.Fatalf("no at-limit share without a rejected series:\n%s", rules.String())
-	}
-	if err := os.WriteFile(filepath.Join(dir, "rules.yml"), []byte(rules.String()), 0o644); err != nil {
-		t.Fatal(err)
 	}
 	touching := make([]float64, steps+1) // 20, 50, 35, 20, 50, 35, …: a mean of 0.7 of the limit, at it a third of the time
 	for i := range touching {
@@ -381,25 +389,39 @@ func TestPipelineBoundWithoutRejections(t *testing.T) {
 	var in []series
 	in = append(in, limiterSeries("pool", constant(50), constant(30), constant(0.020), constant(0.021), constant(0))...)
 	in = append(in, limiterSeries("bound", constant(50), touching, constant(0.020), constant(0.021), constant(0))...)
-	var b strings.Builder
-	writeInputSeries(&b, in)
-	fmt.Fprintf(&b, `    alert_rule_test:
-      - eval_time: 100m
-        alertname: LimiterPipelineBound
-        exp_alerts:
-          - exp_labels: {job: api, instance: "svc:9090", limiter: pool, severity: info, verdict: pipeline-bound}
-            exp_annotations:
-              summary: "pool on svc:9090: the pipeline, not the downstream, is the constraint"
-              description: %q
-              runbook_url: %q
-`, "in-flight is 0.60 of the limit 50.00 and the limit turns away little demand. "+diagnose.Advice(diagnose.PipelineBound), DefaultRunbook)
-	test := filepath.Join(dir, "test.yml")
-	if err := os.WriteFile(test, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
+	promtoolAlertsOf(t, m, in, map[string][]firing{"LimiterPipelineBound": {{"pool", "", "info",
+		"pool on svc:9090: the pipeline, not the downstream, is the constraint",
+		"in-flight is 0.60 of the limit 50.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}}})
+}
+
+// Where no losses are exported (Vector, Envoy), a limit that fell to half
+// or less and is nailed to one value with in-flight pressed against it
+// fires LimiterDegradedDownstream's floor rule, as diagnose's
+// pressed-to-its-floor: a limit that took fractional values, nailed at its
+// configured minimum of 4, and an integer limit at 1. Not an integer limit
+// nailed at 14 (Vegas at its own equilibrium), one jittering around its new
+// level (following a smaller downstream), nor one nothing fills.
+func TestFloorWithoutLossesFires(t *testing.T) {
+	m := without(trace.FieldDropped)
+	jittering := from(40.3, 16, 240)
+	for i := 240; i <= steps; i++ {
+		jittering[i] += float64(i%3 - 1)
 	}
-	if out, err := exec.Command(promtool, "test", "rules", test).CombinedOutput(); err != nil {
-		t.Fatalf("promtool test rules: %v\n%s", err, out)
+	var in []series
+	in = append(in, limiterSeries("minimum", from(40.3, 4, 240), from(38, 4, 240), constant(0.020), constant(0.022), constant(400))...)
+	in = append(in, limiterSeries("one", from(40, 1, 240), from(38, 1, 240), constant(0.020), constant(0.022), constant(400))...)
+	in = append(in, limiterSeries("equilibrium", from(40, 14, 240), from(38, 14, 240), constant(0.020), constant(0.022), constant(400))...)
+	in = append(in, limiterSeries("following", jittering, from(38, 15, 240), constant(0.020), constant(0.022), constant(400))...)
+	in = append(in, limiterSeries("unused", from(40.3, 4, 240), from(38, 1, 240), constant(0.020), constant(0.022), constant(0))...)
+	floor := func(name, share, median string) firing {
+		return firing{name, "floor", "critical",
+			name + " on svc:9090: the limiter is held at its minimum (the limit at " + share + " of its best in the last 1h, nailed there)",
+			"the limit fell to " + share + " of its best and sits nailed at " + median + " with in-flight at 1.00 of it; losses are not exported, so whether the downstream fails or got slower cannot be told. " + degradedAdvice}
 	}
+	promtoolAlertsOf(t, m, in, map[string][]firing{"LimiterDegradedDownstream": {
+		floor("minimum", "9.926%", "4.00"),
+		floor("one", "2.5%", "1.00"),
+	}})
 }
 
 // A downstream that got slower under a limit that held (diagnose's slower

@@ -151,6 +151,12 @@ func Shares(t *testing.T, cases []Case, opt Options) map[string]float64 {
 	if !strings.Contains(string(out), "FAILED") && !strings.Contains(string(out), "SUCCESS") {
 		t.Fatalf("promtool test rules gave no verdict:\n%s", out)
 	}
+	// a rule promtool could not evaluate (its test engine loads at most
+	// 10,000 samples per query) leaves every alert after it silent, which
+	// would read as agreement wherever diagnose says healthy
+	if mm := regexp.MustCompile(`(?m)^.*rule: .*, err: .*$`).FindString(string(out)); mm != "" {
+		t.Fatalf("promtool could not evaluate a rule: %s", strings.TrimSpace(mm))
+	}
 	// firing[minute][limiter] = alert names
 	firing := map[time.Duration]map[string][]string{}
 	blockRe := regexp.MustCompile(`time: ([0-9hms]+),`)
