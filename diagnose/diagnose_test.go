@@ -1668,6 +1668,39 @@ func TestSlowerDownstreamSheddingIsNoPipeline(t *testing.T) {
 	}
 }
 
+// An RTT that doubled while fewer requests are in flight than at its calm
+// level is the downstream's, not the limiter's own queue, even where the
+// limit grew: go-concurrency-limits v1.0.0's Gradient2 over a downstream cut
+// to 30 % with 5 % errors at minute 40 (rules/agreement_test.go's hour run,
+// read every 5 s, its dropped and rejected columns left out, as Vector
+// exports neither: testdata/gcl-gradient2-collapse-no-losses-5s.csv) falls
+// from 42 to 18 and, once its long RTT average caught up, climbs back to 46
+// while the downstream holds 18 and sheds the rest as fast failures, the RTT
+// 2.9× up and completions at a quarter. It read pipeline-bound (39 % used)
+// for its last 8 minutes; degraded-downstream from the collapse to the end
+// now, at the default window and at the rules' 2 minutes.
+func TestLimitGrownOverFewerInFlightIsNoPipeline(t *testing.T) {
+	samples := readTestdata(t, "gcl-gradient2-collapse-no-losses-5s.csv")
+	cut := time.Date(2026, 1, 1, 0, 40, 0, 0, time.UTC)
+	for _, window := range []time.Duration{0, 2 * time.Minute} {
+		r := Classify("gcl-gradient2", samples, Options{Window: window})
+		var degradedFrom, degradedTo time.Time
+		for _, f := range r.Findings {
+			switch {
+			case f.Class == Degraded && degradedFrom.IsZero():
+				degradedFrom, degradedTo = f.Start, f.End
+			case f.Class == Degraded:
+				degradedTo = f.End
+			case f.Class != Healthy && f.End.After(cut):
+				t.Errorf("window %v: %s %s–%s after the collapse: %s", window, f.Class, f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+			}
+		}
+		if r.Class != Degraded || degradedFrom.Before(cut) || degradedFrom.After(cut.Add(time.Minute)) || degradedTo.Before(cut.Add(20*time.Minute)) {
+			t.Errorf("window %v: class %s, degraded %s–%s; want degraded-downstream from 00:40 to the end", window, r.Class, degradedFrom.Format("15:04:05"), degradedTo.Format("15:04:05"))
+		}
+	}
+}
+
 // Requests that stop succeeding are a stalled downstream, with or without
 // the loss column: go-concurrency-limits v1.0.0's Vegas, run for real over a
 // downstream cut to 3 of 10 servers with its latency tripled and 2 % errors
