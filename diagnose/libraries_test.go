@@ -322,14 +322,18 @@ func (w *world) serve(spec *worldSpec, done chan<- answer) {
 
 // request is one request of the pipeline through the limiter.
 func (w *world) request(wg *sync.WaitGroup, spec *worldSpec, lim realLimiter) {
-	release, ok := lim.acquire()
-	inSpan := !time.Now().Before(w.spanStart)
-	if spec.netflix { // each arrival's reading, only where it is exported
+	if spec.netflix {
+		// each arrival's reading, only where it is exported, taken before
+		// it acquires, as SimpleLimiter.acquire reads getInflight() before
+		// it admits the request: a reading after it counted the arrival
+		// itself, one too many for every admitted request
 		w.mu.Lock()
 		w.arrivalsInFlight += lim.inFlight()
 		w.arrivals++
 		w.mu.Unlock()
 	}
+	release, ok := lim.acquire()
+	inSpan := !time.Now().Before(w.spanStart)
 	if !ok {
 		w.mu.Lock()
 		w.reject++

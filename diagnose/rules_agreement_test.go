@@ -1,7 +1,7 @@
 //go:build !race
 
 // Slow: runs five third-party limiters for an hour each, five ways, and
-// promtool over them (make test runs this file in its second, race-free
+// promtool over them in three layouts (make test runs this file in its second, race-free
 // pass).
 
 package diagnose_test
@@ -103,11 +103,18 @@ func TestRulesAgreeOnRealLibraries(t *testing.T) {
 	}
 	opt.Layout = "go-concurrency-limits"
 	gclShares := agreement.Shares(t, gcl, opt)
+	// and every run a third time, written as Vector's histograms (no
+	// losses, no rejections) through the vector preset's rules: where a
+	// limiter's losses are not exported, the rules and diagnose must still
+	// tell the same story
+	vecOpt := opt
+	vecOpt.Layout = "vector"
+	vecShares := agreement.Shares(t, set, vecOpt)
 	for _, r := range []struct {
 		layout string
 		cases  []agreement.Case
 		shares map[string]float64
-	}{{"limitscope", set, shares}, {opt.Layout, gcl, gclShares}} {
+	}{{"limitscope", set, shares}, {opt.Layout, gcl, gclShares}, {vecOpt.Layout, set, vecShares}} {
 		for _, cs := range r.cases {
 			msg := fmt.Sprintf("%-32s %-21s alerts agree with diagnose's findings %.0f%% of the alert-minutes", cs.Name, r.layout, 100*r.shares[cs.Name])
 			t.Log(msg)

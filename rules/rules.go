@@ -168,7 +168,11 @@ func exported(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
 				return spec.LastRate(sel, name, model.Duration(time.Minute), "limiter")
 			}
 		}
-		e = fmt.Sprintf("max by (%s) (%s) / max by (%s) (%s)",
+		// nothing observed over the interval is nothing measured (0/0,
+		// NaN, would stand as a series: a min RTT a limiter never observes
+		// would hide the RTT that stands in for it), as a direct scrape
+		// and the fleet source read it
+		e = fmt.Sprintf("max by (%s) (%s) / (max by (%s) (%s) > 0)",
 			by, withLimiter(m, spec, r(spec, sel, spec.Match.Name+"_sum")),
 			by, withLimiter(m, spec, r(spec, sel, spec.Match.Name+"_count")))
 		if toSeconds != "" {
