@@ -123,11 +123,12 @@ func field(m *scrape.Mapping, f trace.Field, sel string) (string, bool) {
 	if f != trace.FieldRTT || c == nil {
 		return own, ok
 	}
-	inFlight, hasInFlight := exported(m, trace.FieldInFlight, sel)
-	if !hasInFlight {
+	if _, hasInFlight := exported(m, trace.FieldInFlight, sel); !hasInFlight {
 		return own, ok
 	}
-	little := fmt.Sprintf("%s / (sum by (%s) (%s) > 0)", inFlight, by, withLimiter(m, c.Spec(), rate(c.Spec(), c.Selector(sel), c.Spec().Match.Name)))
+	// the in-flight series recorded just before this one in the same
+	// group (trace.Columns' order), not its expression a second time
+	little := fmt.Sprintf("limitscope:in_flight / (sum by (%s) (%s) > 0)", by, withLimiter(m, c.Spec(), rate(c.Spec(), c.Selector(sel), c.Spec().Match.Name)))
 	if !ok {
 		return little, true
 	}
