@@ -168,6 +168,12 @@ const (
 	// may have turned demand away; in under rareRejects of the samples,
 	// with in-flight under idleUtilNoReject of the limit, it seldom bound.
 	atLimitSlack = 0.05
+	// atLimitSlackMax: the slack is at most a quarter of the limit: under
+	// a limit of 4, one request is more than that, and in-flight one below
+	// a limit of 2 is half of it, not at it (Vector's controller behind a
+	// single worker, at 2 with one request in flight, in a trace without
+	// rejections, read every sample at the limit and stayed healthy)
+	atLimitSlackMax = 0.25
 	// burstUtil: in-flight under a fifth of the limit by median is
 	// pipeline-bound whatever the window rejected: such a limit binds only
 	// in the bursts of a batch (or while it dips to re-probe), and a limit
@@ -1936,7 +1942,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	for i := range pts {
 		if noRejectSeries && pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight {
 			nBoth++
-			if l := pts[i].limit; pts[i].inFlight >= l-max(1, atLimitSlack*l) {
+			if l := pts[i].limit; pts[i].inFlight >= l-min(max(1, atLimitSlack*l), atLimitSlackMax*l) {
 				atLimit++
 			}
 		}
@@ -2932,6 +2938,7 @@ const (
 	IdleUtil           Threshold = idleUtilNoReject
 	RareAtLimit        Threshold = rareRejects
 	AtLimitSlack       Threshold = atLimitSlack
+	AtLimitSlackMax    Threshold = atLimitSlackMax
 	BindingShare       Threshold = bindingShare
 	UnboundUtil        Threshold = unboundUtil
 	UnboundShare       Threshold = unboundShare

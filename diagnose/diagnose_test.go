@@ -1668,6 +1668,21 @@ func TestSlowerDownstreamSheddingIsNoPipeline(t *testing.T) {
 	}
 }
 
+// A single worker in front of a limiter that exports no rejections is a
+// pipeline: the simulator's Vector-style controller behind one worker over a
+// downstream of 8 (testdata/vector-arc-single-worker-no-rejections-5s.csv,
+// from the suite's fresh draw + 263, its dropped and rejected columns left
+// out, as Vector exports neither) sits at 2 (at 1 now and then) with one
+// request in flight (0 between requests). One below a limit of 2 counted as
+// at the limit (within one request), every sample, and it read healthy for
+// the whole half hour.
+func TestSingleWorkerWithoutRejectionsIsPipelineBound(t *testing.T) {
+	r := Classify("pool-1", readTestdata(t, "vector-arc-single-worker-no-rejections-5s.csv"), Options{})
+	if r.Class != PipelineBound || r.Confidence < 0.7 {
+		t.Fatalf("class %s, confidence %.2f; want pipeline-bound in most windows: %+v", r.Class, r.Confidence, r.Findings)
+	}
+}
+
 // An RTT that doubled while fewer requests are in flight than at its calm
 // level is the downstream's, not the limiter's own queue, even where the
 // limit grew: go-concurrency-limits v1.0.0's Gradient2 over a downstream cut

@@ -23,9 +23,9 @@ pipeline-bound (info)
   5% with in-flight below 90% of the limit; or in-flight is under a fifth of
   the limit, whatever was rejected (such a limit binds only in a batch's
   bursts); with rejections not measured, in-flight under 80% of the limit
-  and within one request (or 5%) of it in under a fifth of the samples; or
-  a worker pool holds in-flight flat at one whole number below
-  the limit with nothing rejected. Rejections in an interval that starts and
+  and within one request (or 5%, at most a quarter of the limit) of it in
+  under a fifth of the samples; or a worker pool holds in-flight flat at one
+  whole number below the limit with nothing rejected. Rejections in an interval that starts and
   ends with in-flight under half the limit (or the limit unmeasured: Envoy
   pinning concurrency while it re-measures its min RTT) came from something
   brief inside it and do not count. Never while the downstream itself

@@ -264,8 +264,11 @@ func Build(opt Options) (File, []string, error) {
 	}
 	if have[trace.FieldInFlight] && !have[trace.FieldRejected] {
 		// rejections not exported: the share of the window's evaluations
-		// with in-flight within one request (or 5 %) of the limit
-		rec("limitscope:at_limit_share", fmt.Sprintf("avg_over_time((limitscope:in_flight >= bool (%s - clamp_min(%g * %s, 1)))[%s:%s])", lim, float64(diagnose.AtLimitSlack), lim, w, step))
+		// with in-flight within one request (or 5 %) of the limit, and
+		// within a quarter of it at most (under a limit of 4): both bounds
+		// met, a product of two bools
+		rec("limitscope:at_limit_share", fmt.Sprintf("avg_over_time(((limitscope:in_flight >= bool (%s - clamp_min(%g * %s, 1))) * (limitscope:in_flight >= bool (%g * %s)))[%s:%s])",
+			lim, float64(diagnose.AtLimitSlack), lim, decimal.Round(1-float64(diagnose.AtLimitSlackMax), 6), lim, w, step))
 	}
 	// shareOfDemand is a per-second rate's share of demand over the window:
 	// rate / (rate + completions), completions by Little's law (in-flight /

@@ -371,8 +371,8 @@ func TestStalledDownstreamFires(t *testing.T) {
 
 // A limiter that exports no rejections is pipeline-bound, as diagnose
 // judges it, when in-flight is under 80 % of the limit and seldom reaches
-// it; in-flight at about the same mean that touches the limit every third
-// scrape is bound by it.
+// it (one request under a limit of 2 does not); in-flight at about the
+// same mean that touches the limit every third scrape is bound by it.
 func TestPipelineBoundWithoutRejections(t *testing.T) {
 	m := without(trace.FieldRejected)
 	var rules strings.Builder
@@ -389,9 +389,15 @@ func TestPipelineBoundWithoutRejections(t *testing.T) {
 	var in []series
 	in = append(in, limiterSeries("pool", constant(50), constant(30), constant(0.020), constant(0.021), constant(0))...)
 	in = append(in, limiterSeries("bound", constant(50), touching, constant(0.020), constant(0.021), constant(0))...)
+	// one request in flight under a limit of 2 (a single worker): one
+	// below the limit is half of it, not at it (AtLimitSlackMax)
+	in = append(in, limiterSeries("single", constant(2), constant(1), constant(0.020), constant(0.021), constant(0))...)
 	promtoolAlertsOf(t, m, in, map[string][]firing{"LimiterPipelineBound": {{"pool", "", "info",
 		"pool on svc:9090: the pipeline, not the downstream, is the constraint",
-		"in-flight is 0.60 of the limit 50.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}}})
+		"in-flight is 0.60 of the limit 50.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)},
+		{"single", "", "info",
+			"single on svc:9090: the pipeline, not the downstream, is the constraint",
+			"in-flight is 0.50 of the limit 2.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}}})
 }
 
 // Where no losses are exported (Vector, Envoy), a limit that fell to half
