@@ -290,7 +290,11 @@ func Build(opt Options) (File, []string, error) {
 		rec("limitscope:lost_share", shareOfDemand("limitscope:dropped:rate1m"))
 		rec("limitscope:lost_share_calm", fmt.Sprintf("min_over_time(limitscope:lost_share:%s[%s])", w, base))
 	} else {
-		notes = append(notes, "without dropped requests (or in-flight and an RTT to count completions), LimiterDegradedDownstream cannot tell capacity lost with errors")
+		note := "without dropped requests (or in-flight and an RTT to count completions), LimiterDegradedDownstream cannot tell capacity lost with errors"
+		if have[trace.FieldInFlight] {
+			note += ", only a limit that fell to half and is nailed at its minimum with in-flight pressed against it (evidence=floor)"
+		}
+		notes = append(notes, note)
 	}
 	if have[trace.FieldRTTMin] {
 		// the rise against the min RTT's own calm level: the lowest window
