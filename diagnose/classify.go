@@ -2424,11 +2424,6 @@ func alternations(levels []float64, thr float64) int {
 	return run
 }
 
-// limitGrew reports a window whose limit's last third grew past
-// ownQueueGrowth of its first third, and by more than one step where the
-// limit is an integer: one step is the limit's grain, not growth into a
-// queue (go-concurrency-limits' Vegas at 7, fallen from 13 while the RTT
-// tripled, stepping back to 8).
 // ranAway reports a limit run far above every calm level it held
 // (ranAwayGrowth of calmHigh) with requests still in flight: a limiter
 // that reads a downstream's fast failures as room (Envoy's gradient
@@ -2439,6 +2434,11 @@ func (s *Stream) ranAway(w *windowStats) bool {
 	return s.calmHigh > 0 && w.limitMed >= ranAwayGrowth*s.calmHigh && w.inFlightMed > 0
 }
 
+// limitGrew reports a window whose limit's last third grew past
+// ownQueueGrowth of its first third, and by more than one step where the
+// limit is an integer: one step is the limit's grain, not growth into a
+// queue (go-concurrency-limits' Vegas at 7, fallen from 13 while the RTT
+// tripled, stepping back to 8).
 func (s *Stream) limitGrew(w *windowStats) bool {
 	grown := ownQueueGrowth * w.limitFirst
 	if !s.fractional {

@@ -147,24 +147,30 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 			t.Errorf("%s: agreement %.2f below %.2f", cs.name, shares[cs.name], agreement.Floor)
 		}
 	}
+	// inLayout judges the runs keep selects again, written as layout's
+	// families through that preset's rules, each held to agreement.Floor
+	inLayout := func(layout, says string, keep func(name string) bool) {
+		var cases []agreement.Case
+		for _, cs := range set {
+			if keep(cs.Name) {
+				cases = append(cases, cs)
+			}
+		}
+		shares := agreement.Shares(t, cases, agreement.Options{Window: window, Baseline: baselin, Interval: iv, Layout: layout})
+		for _, cs := range cases {
+			t.Logf("%s in %s layout: alerts agree with diagnose's findings %.0f%% of the alert-minutes", cs.Name, says, 100*shares[cs.Name])
+			if shares[cs.Name] < agreement.Floor {
+				t.Errorf("%s in %s layout: agreement %.2f below %.2f", cs.Name, says, shares[cs.Name], agreement.Floor)
+			}
+		}
+	}
+	envoyStyle := func(name string) bool { return strings.HasPrefix(name, "envoy") }
 	// the Envoy-style runs a second time, written as Envoy's own families
 	// (no losses; the in-flight as the connection manager's active
 	// requests; the limit pinned to 3 while it re-measures,
 	// min_rtt_calculation_active saying so) through the envoy preset's
 	// rules, and diagnose reading what that preset carries
-	var envoys []agreement.Case
-	for _, cs := range set {
-		if strings.HasPrefix(cs.Name, "envoy") {
-			envoys = append(envoys, cs)
-		}
-	}
-	shares = agreement.Shares(t, envoys, agreement.Options{Window: window, Baseline: baselin, Interval: iv, Layout: "envoy"})
-	for _, cs := range envoys {
-		t.Logf("%s in Envoy's layout: alerts agree with diagnose's findings %.0f%% of the alert-minutes", cs.Name, 100*shares[cs.Name])
-		if shares[cs.Name] < agreement.Floor {
-			t.Errorf("%s in Envoy's layout: agreement %.2f below %.2f", cs.Name, shares[cs.Name], agreement.Floor)
-		}
-	}
+	inLayout("envoy", "Envoy's", envoyStyle)
 	// and every run but the Envoy-style ones (a Vector sink never pins its
 	// limit) a third time, written as Vector's histograms (no losses, no
 	// rejections) through the vector preset's rules. Before the rules read
@@ -182,17 +188,5 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 	// used) for the last 8 minutes, a miss by truth (98 % since diagnose
 	// reads an RTT that rose with fewer requests in flight as no queue of
 	// the limiter's own)
-	var vectors []agreement.Case
-	for _, cs := range set {
-		if !strings.HasPrefix(cs.Name, "envoy") {
-			vectors = append(vectors, cs)
-		}
-	}
-	shares = agreement.Shares(t, vectors, agreement.Options{Window: window, Baseline: baselin, Interval: iv, Layout: "vector"})
-	for _, cs := range vectors {
-		t.Logf("%s in Vector's layout: alerts agree with diagnose's findings %.0f%% of the alert-minutes", cs.Name, 100*shares[cs.Name])
-		if shares[cs.Name] < agreement.Floor {
-			t.Errorf("%s in Vector's layout: agreement %.2f below %.2f", cs.Name, shares[cs.Name], agreement.Floor)
-		}
-	}
+	inLayout("vector", "Vector's", func(name string) bool { return !envoyStyle(name) })
 }
