@@ -192,6 +192,14 @@ const (
 	probeDipHigh = 0.6
 	probeSpacing = 3
 	probeRecover = 15 * time.Second
+	// probeRTTs: or within 20 round trips at the window's median RTT, where
+	// that is longer: a re-probe lasts until a low-queue RTT has been seen,
+	// and Envoy's min-RTT recalculation samples 50 requests (request_count)
+	// at a concurrency of 3 (min_concurrency), about 17 round trips (the
+	// defaults, limiter/envoy.go). Our Gradient halving for 10 s behind a
+	// 2 s downstream (back after 20 s, 25 s from the sample before it, read
+	// every 5 s) read oscillating for that window in a healthy trace
+	probeRTTs = 20
 	// degradedRTTRise: the min RTT 1.5× above its earlier level is a
 	// downstream that got slower; re-probing keeps a healthy min RTT within
 	// a few percent of the base latency.
@@ -872,6 +880,8 @@ type Stream struct {
 	rejDemand, doneDemand float64
 	lastRejShare          float64
 	hasLastRejShare       bool
+	// rttCarry: the newest RTT read (account)
+	rttCarry rttCarry
 	// prev is the previous sample as read; repeats counts the samples at
 	// a new instant that read as it did (sameReading), rttMoves those
 	// whose RTT differs from it (repeatedReadings)
@@ -1260,12 +1270,14 @@ func (p *point) merge(q *point) {
 }
 
 // completions estimates the requests completed in the dt ns before p by
-// Little's law: in-flight / RTT (the sample's RTT, else its min RTT) × dt.
-// ok is false without in-flight or an RTT. In a trace with an RTT series
-// (rttSeries), an interval with losses and no RTT completed nothing: the
-// RTT is the mean of the interval's successes, and there were none (a
-// downstream shedding everything, not a stale min RTT's 100 a second).
-func completions(p *point, dt int64, rttSeries bool) (float64, bool) {
+// Little's law: in-flight / RTT (the sample's RTT, else carried, else its
+// min RTT) × dt. ok is false without in-flight or an RTT. In a trace with
+// an RTT series (rttSeries), an interval with losses and no RTT completed
+// nothing: the RTT is the mean of the interval's successes, and there were
+// none (a downstream shedding everything, not a stale min RTT's 100 a
+// second). carried is an RTT read no longer ago than itself (rttCarry), 0
+// for none.
+func completions(p *point, dt int64, rttSeries bool, carried float64) (float64, bool) {
 	if rttSeries && p.has&trace.FieldRTT == 0 && p.has&(trace.FieldDropped|trace.FieldInFlight) == trace.FieldDropped|trace.FieldInFlight && p.dropped > 0 {
 		return 0, true
 	}
@@ -1273,6 +1285,8 @@ func completions(p *point, dt int64, rttSeries bool) (float64, bool) {
 	switch {
 	case p.has&trace.FieldRTT != 0 && p.rtt > 0:
 		rtt = p.rtt
+	case carried > 0:
+		rtt = carried
 	case p.has&trace.FieldRTTMin != 0 && p.rttMin > 0:
 		rtt = p.rttMin
 	}
@@ -1280,6 +1294,36 @@ func completions(p *point, dt int64, rttSeries bool) (float64, bool) {
 		return 0, false
 	}
 	return p.inFlight / (rtt / 1e3) * float64(dt) / 1e9, true
+}
+
+// rttCarry is the newest RTT read in a series and when. An interval
+// with requests in flight and no RTT had no success end in it, which at
+// fewer completions than intervals is chance, not a stall: 7 in flight at
+// an RTT of 8 s complete one a second or less, and a trace read every
+// second leaves a third of its intervals without one. Little's law then
+// holds with the RTT last read, for as long as that RTT lasts; a longer
+// silence falls back to the min RTT as before (a stall is judged on its
+// own: stalledRTTs). Before, such intervals read in-flight over a min RTT
+// left stale at a quarter of the RTT (go-concurrency-limits' Vegas over
+// a 2 s downstream whose latency quadrupled: completions read 55–60 % of
+// their best where they were at a quarter, and the incident stayed
+// healthy).
+type rttCarry struct {
+	rtt float64 // ms, 0 before the first
+	t   int64
+}
+
+// at returns the RTT to carry into p (0 for none) and, where p has one,
+// keeps it.
+func (c *rttCarry) at(p *point) float64 {
+	if p.has&trace.FieldRTT != 0 && p.rtt > 0 {
+		c.rtt, c.t = p.rtt, p.t
+		return 0
+	}
+	if c.rtt > 0 && float64(p.t-c.t) <= c.rtt*1e6 {
+		return c.rtt
+	}
+	return 0
 }
 
 // RejectedShare is the share of demand the limit turned away in the
@@ -1292,7 +1336,7 @@ func RejectedShare(s trace.Sample, dt time.Duration) (float64, bool) {
 }
 
 func (p *point) rejectedShare(dt int64) (float64, bool) {
-	done, ok := completions(p, dt, false)
+	done, ok := completions(p, dt, false, 0)
 	if !ok || p.has&trace.FieldRejected == 0 || dt <= 0 || p.rejected+done <= 0 || math.IsNaN(p.rejected+done) {
 		return 0, false
 	}
@@ -1300,8 +1344,9 @@ func (p *point) rejectedShare(dt int64) (float64, bool) {
 }
 
 func (s *Stream) account(p *point, dt int64) {
+	carried := s.rttCarry.at(p)
 	if p.has&trace.FieldRejected != 0 && dt > 0 {
-		if done, ok := completions(p, dt, s.have&trace.FieldRTT != 0); ok {
+		if done, ok := completions(p, dt, s.have&trace.FieldRTT != 0, carried); ok {
 			s.rejDemand += p.rejected
 			s.doneDemand += done
 			d := p.rejected + done
@@ -1821,7 +1866,22 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.start = max(start, pts[0].t)
 	}
 	w.limitStart = raw[0]
-	flattenProbes(raw, times)
+	// the RTT first: a re-probe lasts some round trips (probeRTTs)
+	u := s.measures[:0]
+	for i := range pts {
+		if pts[i].has&trace.FieldRTT != 0 {
+			u = append(u, pts[i].rtt)
+		}
+	}
+	w.nRTT = len(u)
+	if len(u) >= minWindowSamples {
+		w.rttMed = selectQ(u, 0.5)
+	}
+	var rtts time.Duration
+	if w.rttMed > 0 { // at most a day: a duration, whatever the input
+		rtts = time.Duration(math.Min(probeRTTs*w.rttMed, 864e5) * float64(time.Millisecond))
+	}
+	flattenProbes(raw, times, rtts)
 	k := len(raw) / 3
 	w.limitFirst, w.limitLast = s.median(raw[:k]), s.median(raw[len(raw)-k:])
 	lims := append(s.lims[:0], raw...)
@@ -1848,7 +1908,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	w.pinned = w.p90 <= math.Max(pinnedSpread*w.p10, w.p10+floorJitter) && w.p10 <= math.Max(pinnedSpread*floor, floor+floorJitter)
 
 	// utilisation and in-flight
-	u := s.measures[:0]
+	u = u[:0]
 	full := 0 // in-flight at the limit: a saturated window's median needs no selection
 	for i := range pts {
 		if r, ok := utilisation(&pts[i]); ok {
@@ -1871,16 +1931,6 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			}
 		}
 		w.inFlightMed, w.inFlightP90 = medianAnd90(u)
-	}
-	u = u[:0]
-	for i := range pts {
-		if pts[i].has&trace.FieldRTT != 0 {
-			u = append(u, pts[i].rtt)
-		}
-	}
-	w.nRTT = len(u)
-	if len(u) >= minWindowSamples {
-		w.rttMed = selectQ(u, 0.5)
 	}
 	// min RTT: level against the series' baseline, and rise within the window
 	drained := false // set only where the RTT stands in for it (below)
@@ -2549,6 +2599,10 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 	if s.have&trace.FieldLimit != 0 && len(pts) > 0 {
 		nRated = w.n - oneIf(pts[0].has&trace.FieldLimit != 0)
 	}
+	var carry rttCarry
+	if len(pts) > 0 {
+		carry.at(&pts[0])
+	}
 	for i := 1; i < len(pts); i++ {
 		p := &pts[i]
 		rated, at := ratedAt(p), seen
@@ -2574,7 +2628,7 @@ func (s *Stream) shares(w *windowStats, pts []point) {
 			nd++
 			drop += p.dropped
 		}
-		c, ok := completions(p, p.t-pts[i-1].t, s.have&trace.FieldRTT != 0)
+		c, ok := completions(p, p.t-pts[i-1].t, s.have&trace.FieldRTT != 0, carry.at(p))
 		if !ok {
 			continue
 		}
@@ -2794,8 +2848,9 @@ func median9(w *[maxFilterWidth]float64, k int) float64 {
 
 func med3(a, b, c float64) float64 { return max(min(a, b), min(max(a, b), c)) }
 
-// flattenProbes replaces re-probe dips in place by the level before them.
-func flattenProbes(v []float64, t []int64) {
+// flattenProbes replaces re-probe dips in place by the level before them;
+// rtts is probeRTTs round trips at the window's RTT (0 without one).
+func flattenProbes(v []float64, t []int64, rtts time.Duration) {
 	if len(v) > 1 && v[0] <= probeDipHigh*v[1] {
 		v[0] = v[1] // the window opens inside a dip
 	}
@@ -2811,10 +2866,7 @@ func flattenProbes(v []float64, t []int64) {
 			continue
 		}
 		level = 0
-		recover := int64(probeRecover)
-		if iv := 5 * (t[i] - t[i-1]) / 2; iv > recover {
-			recover = iv
-		}
+		recover := max(int64(probeRecover), 5*(t[i]-t[i-1])/2, int64(rtts))
 		for j := i + 1; j < len(v) && t[j]-t[i-1] <= recover; j++ {
 			if v[j] < (1-0.05)*v[i] || v[j] > (1+0.05)*v[i] && v[j] < (1-0.1)*pre {
 				break // not a flat-bottomed dip: a ramp (AIMD) or noise

@@ -1831,3 +1831,75 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 		t.Fatalf("%d fixtures with a verdict: too few to say anything", checked)
 	}
 }
+
+// A re-probe lasts some round trips: our Gradient (ProbeDuration 10 s, its
+// sample window 2 s) at a capacity of 20 behind a 2 s downstream, read
+// every 5 s (testdata/gradient-reprobes-behind-2s-downstream-5s.csv), halves
+// its limit from 46 to 23 every two minutes and is back 20 s later, 25 s
+// after the sample before the dip: longer than probeRecover, within
+// probeRTTs round trips. Its one window holding a late probe read
+// oscillating ("swung 2 times in one window") and made the trace's verdict;
+// it is healthy, with no swing found anywhere.
+func TestReprobeBehindASlowDownstreamIsNoSwing(t *testing.T) {
+	r := Classify("gradient", readTestdata(t, "gradient-reprobes-behind-2s-downstream-5s.csv"), Options{})
+	if r.Class != Healthy {
+		t.Errorf("class %s, want healthy", r.Class)
+	}
+	for _, f := range r.Findings {
+		if f.Class == Oscillating {
+			t.Errorf("oscillating %s–%s: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+}
+
+// Flattening a dip asks for its recovery within probeRecover, 2.5 sample
+// intervals, or probeRTTs round trips, whichever is longest.
+func TestFlattenProbesWaitsRoundTrips(t *testing.T) {
+	sec := int64(time.Second)
+	dip := []float64{46, 46, 46, 46, 23, 23, 23, 23, 46, 46, 46}
+	times := make([]int64, len(dip))
+	for i := range times {
+		times[i] = int64(i) * 5 * sec
+	}
+	for _, tc := range []struct {
+		name string
+		rtts time.Duration
+		flat bool
+	}{
+		{"no RTT: 25 s is past 15 s", 0, false},
+		{"20 round trips of 0.5 s: 10 s", 10 * time.Second, false},
+		{"20 round trips of 2 s: 40 s", 40 * time.Second, true},
+	} {
+		v := append([]float64(nil), dip...)
+		flattenProbes(v, times, tc.rtts)
+		if flat := v[4] == 46 && v[7] == 46; flat != tc.flat {
+			t.Errorf("%s: flattened %v (%v), want %v", tc.name, flat, v, tc.flat)
+		}
+	}
+}
+
+// Little's law carries the RTT last read into intervals that had no
+// success, for as long as that RTT: go-concurrency-limits v1.0.0's Vegas at
+// a capacity of 8 behind a 2 s downstream whose latency doubles at 00:15,
+// triples at 00:17 and quadruples at 00:19, read every second
+// (testdata/gcl-vegas-creep-behind-2s-downstream-1s.csv), completes one
+// request a second or less, and a third of its intervals end without one.
+// Read over its min RTT (1.4 s, stale at a sixth of the RTT), those
+// intervals put completions at 55–60 % of their best where they were at a
+// quarter, and the whole trace read healthy. Degraded from the creep on;
+// no verdict before it.
+func TestSlowdownAtFewerCompletionsThanIntervals(t *testing.T) {
+	r := Classify("gcl-vegas", readTestdata(t, "gcl-vegas-creep-behind-2s-downstream-1s.csv"), Options{})
+	creep := time.Date(2026, 1, 1, 0, 15, 0, 0, time.UTC)
+	if r.Class != Degraded {
+		t.Fatalf("class %s, want degraded-downstream", r.Class)
+	}
+	for _, f := range r.Findings {
+		switch {
+		case f.Class == Degraded && (f.Start.Before(creep) || f.Start.After(creep.Add(3*time.Minute)) || f.End.Before(r.End)):
+			t.Errorf("degraded %s–%s, want from 00:15–00:18 to the end", f.Start.Format("15:04:05"), f.End.Format("15:04:05"))
+		case Rank(f.Class) > Rank(Healthy) && f.Class != Degraded:
+			t.Errorf("%s %s–%s: %s", f.Class, f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+}

@@ -766,6 +766,12 @@ func netflixExport(s *trace.Sample, inFlightSum, arrivals, finished float64, spa
 // generateReal builds perClass traces per class and library of families
 // from seed.
 func generateReal(t *testing.T, seed uint64, perClass int, families []realFamily) []suiteTrace {
+	return generateRealWith(t, seed, perClass, families, nil)
+}
+
+// generateRealWith is generateReal with each trace's base latency drawn by
+// latency (freeLatency) instead of tied to its capacity (nil).
+func generateRealWith(t *testing.T, seed uint64, perClass int, families []realFamily, latency func(c float64) time.Duration) []suiteTrace {
 	rng := rand.New(rand.NewPCG(seed, 29))
 	scales := []float64{1, 4, 10, 30, 100, 250, 500}
 	intervals := []time.Duration{time.Second, 5 * time.Second, 15 * time.Second}
@@ -785,13 +791,16 @@ func generateReal(t *testing.T, seed uint64, perClass int, families []realFamily
 			s := rng.Uint64()
 			// the downstream completes 100 requests a second at capacity
 			base := time.Duration(c / 100 * float64(time.Second))
+			if latency != nil {
+				base = latency(c)
+			}
 			thr := c / base.Seconds()
 			m := func(x float64) time.Duration { return time.Duration(x * float64(time.Minute)) }
 			start := worldStep{Capacity: c, Base: base, Demand: 1.5 * thr, ErrRate: -1}
 			spec := worldSpec{dur: 20 * time.Minute, interval: iv, jitter: 0.1, tail: tail, sigma: sigma,
 				timeout: max(time.Second, 10*base), lag: lag, seed: s, netflix: fam.netflix}
 			name := func(what string) string {
-				return fmt.Sprintf("%s/%s C=%v iv=%v tail=%v σ=%.1f lag=%v v=%d load=%.2f", fam.name, what, c, iv, tail, sigma, lag.Round(time.Millisecond), variant, load)
+				return fmt.Sprintf("%s/%s C=%v base=%v iv=%v tail=%v σ=%.1f lag=%v v=%d load=%.2f", fam.name, what, c, base, iv, tail, sigma, lag.Round(time.Millisecond), variant, load)
 			}
 			mk := func(intent Class, what string, sp worldSpec, build func(float64) realLimiter) {
 				specs = append(specs, func() suiteTrace {

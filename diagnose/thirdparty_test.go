@@ -201,6 +201,12 @@ type suiteTrace struct {
 // latency, latency creep, both, and traces that start mid-incident;
 // mis-tuned swinging.
 func generateSuite(seed uint64, perClass int) []suiteTrace {
+	return generateSuiteWith(seed, perClass, nil)
+}
+
+// generateSuiteWith is generateSuite with each trace's base latency drawn
+// by latency (freeLatency) instead of tied to its capacity (nil).
+func generateSuiteWith(seed uint64, perClass int, latency func(c float64) time.Duration) []suiteTrace {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	scales := []float64{3, 8, 20, 60, 150, 350}
 	intervals := []time.Duration{time.Second, 5 * time.Second, 15 * time.Second}
@@ -215,6 +221,9 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 			variant := rng.IntN(6)
 			load := 0.05 + 0.6*rng.Float64()
 			base := time.Duration(c / 250 * float64(time.Second))
+			if latency != nil {
+				base = latency(c)
+			}
 			thr := c / base.Seconds()
 			at := func(m float64) sim.Duration { return sim.Duration(time.Duration(m * float64(time.Minute))) }
 			start := sim.Step{At: 0, Capacity: fp(c), BaseLatency: dp(base), Demand: fp(1.5 * thr), ErrorRate: fp(0)}
@@ -239,7 +248,7 @@ func generateSuite(seed uint64, perClass int) []suiteTrace {
 						from = max(from, 7*time.Minute)
 					}
 					truth, why := simTruth(r, from).label(label)
-					return suiteTrace{labelled{name: fmt.Sprintf("%s/%s C=%v iv=%v σ=%v v=%d load=%.2f", fam.name, name, c, iv, sigma, variant, load), label: label, samples: smp}, fam.name, truth, why}
+					return suiteTrace{labelled{name: fmt.Sprintf("%s/%s C=%v base=%v iv=%v σ=%v v=%d load=%.2f", fam.name, name, c, base, iv, sigma, variant, load), label: label, samples: smp}, fam.name, truth, why}
 				}
 			}
 			tuned := func() limiter.Limiter { return fam.tuned(c, base) }
