@@ -29,10 +29,11 @@ test: test-deps
 	LIMITSCOPE_REQUIRE_TOOLS=1 $(GO) test -count=1 ./diagnose/ ./limiter/sim/ ./tune/ ./rules/
 
 # calibrate reports the calibration halves the classifier's thresholds are
-# tuned on (the held-out halves are asserted by make test); set
+# tuned on (the held-out halves are asserted by make test) and the validation
+# draws (TestValidationSeedCalibration, TestFreeLatencyValidation); set
 # LIMITSCOPE_SUITE_DUMP=DIR to also write every trace as a CSV file there
 calibrate:
-	LIMITSCOPE_CALIBRATE=1 $(GO) test -count=1 -v -run 'Calibration' ./diagnose/ | grep -v '^=== RUN'
+	LIMITSCOPE_CALIBRATE=1 $(GO) test -count=1 -timeout 60m -v -run 'Calibration|Validation' ./diagnose/ | grep -v '^=== RUN'
 
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem -timeout 30m $(PKGS)
