@@ -320,7 +320,17 @@ const (
 	// half, the validation draw and fresh draws + 97, + 103, + 109, + 131
 	// (8,043 traces), five moves in a row came in 2 healthy traces (our
 	// gradient, Vector's ARC), six in none; six gained those 2 failsafe-go
-	// runs and lost none.
+	// runs and lost none. The windows' tops (90th percentiles) must
+	// alternate as well: a re-probe that outlasts a window's end puts that
+	// window's median at the probe level while its top keeps the level the
+	// dip left, so re-probes every other window alternate the medians but
+	// not the tops (our Gradient behind a 1.5 s downstream at three
+	// completions a second, its 40–50-s probe every two minutes: medians
+	// 4.0, 6.9, 7.0, 4.0, 7.9, 4.1, 9.2, 4.6, 10.1, tops climbing 6.4 …
+	// 10.1), while a limit cycle moves both (failsafe-go's tops 124, 104,
+	// 126, 94, 120, 98, 122). Over the same dumped draws as noDeeper: 3
+	// gained (healthy: that Gradient, Vector's ARC and go-concurrency-
+	// limits' Vegas read every second), none lost.
 	cycleMinMoves = 6
 	cycleFraction = 0.1
 	// probeFilterSpan: the limit is median-filtered over 5 s before counting
@@ -930,6 +940,9 @@ type recording struct {
 	// levels: the limit medians of the last judged windows (a ring, newest
 	// at levelN-1 mod len), for swings slower than one window
 	levels [slowLevels]float64
+	// tops: the limit's 90th percentile in the same windows: a limit
+	// cycle alternates them with the medians (cycleMinMoves)
+	tops   [slowLevels]float64
 	levelN int
 	// dropRef: the lowest loss share of any judged window (the calm level)
 	dropRef float64
@@ -945,6 +958,10 @@ type recording struct {
 	// an RTT that rose while fewer requests are in flight is not the
 	// limiter's own queue
 	inFlightAtBase float64
+	// inFlightP90AtBase: in-flight's 90th percentile in that window; with
+	// inFlightAtBase, how deep a queue the baseline's RTT already held
+	// (noDeeper)
+	inFlightP90AtBase float64
 	// tputRef: the highest completion rate of any judged window that was
 	// not degraded (0: not measured); a slower or smaller downstream
 	// completes less than it did, while a limiter filling its own queue
@@ -1480,9 +1497,9 @@ func (s *Stream) commit(w windowStats) {
 	}
 	if w.hasRTTMin && w.rttMinMed > 0 && w.rttMinMed < s.rttBase {
 		s.rttBase, s.limitAtBase, s.rttAtBase = w.rttMinMed, w.limitMed, w.rttMed
-		s.inFlightAtBase = 0
+		s.inFlightAtBase, s.inFlightP90AtBase = 0, 0
 		if w.hasUtil {
-			s.inFlightAtBase = w.inFlightMed
+			s.inFlightAtBase, s.inFlightP90AtBase = w.inFlightMed, w.inFlightP90
 		}
 	}
 	if w.class == Healthy && w.band <= flatBand && w.holdsQueue() && !s.rttAveraged {
@@ -1500,6 +1517,7 @@ func (s *Stream) commit(w windowStats) {
 		s.levelN = 0 // the story changed: slow swings are counted afresh
 	} else {
 		s.levels[s.levelN%slowLevels] = w.limitMed
+		s.tops[s.levelN%slowLevels] = w.p90
 		s.levelN++
 	}
 	if w.class != Degraded {
@@ -2196,8 +2214,28 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// Measured over 26,375 traces (every draw so far and the held-out
 	// half), whole, cut to their middle, coarsened 3× and 5×, repeated 5×
 	// and 15×, and with the loss columns removed: 3 gained by truth whole
-	// (failsafe-go degraded), 50 over the variants, none lost
-	proxySwingHeld := grownSlower && w.p10 > 0 && w.rttRise >= slowerGrownRTTRise*w.p90/w.p10
+	// (failsafe-go degraded), 50 over the variants, none lost.
+	// Nor where the window holds no more requests than the window that set
+	// the RTT's baseline (noDeeper: in-flight's median and 90th percentile
+	// each within a jitter of theirs there): a swing no wider than the one
+	// the baseline was read under cannot have deepened its own queue, so
+	// the RTT's rise (with completions at slowerGrownShare: Little's law,
+	// fewer completions at as many in flight) is the downstream's.
+	// failsafe-go at its defaults over a capacity of 10 limit-cycles
+	// between 1 and 28 all along, a spread of 2.3–5 in its 4-minute
+	// windows (read every 15 s); through a latency creep to 4× it read
+	// the RTT 3.4–4× up with completions at 22–28 %, in-flight's median
+	// 15–17 and 90th percentile 21–25 against 14 and 25 at the baseline,
+	// and was read oscillating for the whole trace. Measured with the
+	// shipped binary over the dumped draws (calibration halves, the
+	// validation draw and its free-latency twin, run for real for the
+	// libraries; fresh draws + 293, + 307, + 311 with coupled and free base
+	// latencies, and + 293, + 307 of the real libraries free: 5,721
+	// labelled traces): 2 gained (failsafe-go degraded at 10 and 30, both
+	// read oscillating throughout), none lost
+	noDeeper := w.hasUtil && s.inFlightAtBase > 0 && w.inFlightMed <= s.inFlightAtBase+jitter(s.inFlightAtBase) &&
+		w.inFlightP90 <= s.inFlightP90AtBase+jitter(s.inFlightP90AtBase)
+	proxySwingHeld := grownSlower && (w.p10 > 0 && w.rttRise >= slowerGrownRTTRise*w.p90/w.p10 || noDeeper)
 	swingHeld := swinging && (!w.rttProxy || proxySwingHeld) && w.rttRise >= slowerGrownRTTRise && w.limitMed <= ownQueueGrowth*level+jitter(level)
 	held := (w.limitMed <= ownQueueGrowth*level || swingHeld) && (!aboveCapacity || !w.rttProxy)
 	// fewer: fewer requests in flight than in the window that set the
@@ -2436,11 +2474,12 @@ func (s *Stream) slowSwings(w *windowStats) {
 	if n < slowMinLegs {
 		return
 	}
-	var lv [slowLevels]float64
+	var lv, tops [slowLevels]float64
 	for i := 0; i < n; i++ {
 		lv[i] = s.levels[(s.levelN-n+i)%slowLevels]
+		tops[i] = s.tops[(s.levelN-n+i)%slowLevels]
 	}
-	lv[n] = w.limitMed
+	lv[n], tops[n] = w.limitMed, w.p90
 	seq := lv[:n+1]
 	lo, hi := seq[0], seq[0]
 	for _, v := range seq {
@@ -2453,7 +2492,8 @@ func (s *Stream) slowSwings(w *windowStats) {
 		legs = zigzag(seq, max(slowLegFraction*med, 2*jitter(med)))
 	}
 	w.slowLegs, w.slowWindows, w.slowLo, w.slowHi = legs, n+1, lo, hi
-	w.cycleMoves = alternations(seq, max(cycleFraction*med, jitter(med)))
+	thr := max(cycleFraction*med, jitter(med))
+	w.cycleMoves = min(alternations(seq, thr), alternations(tops[:n+1], thr))
 }
 
 // alternations counts the moves of at least thr, each against the

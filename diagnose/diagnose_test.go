@@ -1137,6 +1137,66 @@ func TestLimitCycleTwoWindowsLong(t *testing.T) {
 	}
 }
 
+// TestReprobesAcrossWindowsAreNoCycle: our Gradient (ProbeDepth 0.5,
+// ProbeDuration 7.5 s, its sample window 1.5 s and 100 samples) at a
+// capacity of 3 stepped up to 6, behind a 1.5 s downstream, read every
+// second (testdata/gradient-reprobes-across-windows-behind-1500ms.csv,
+// free-latency draw + 293). At three completions a second its re-probe
+// lasts 40–50 s, every two minutes: a one-minute window that ends inside a
+// dip has its median at the probe level, and the window medians went 4.0,
+// 6.9, 7.0, 4.0, 7.9, 4.1, 9.2, 4.6, 10.1 — six alternations, read as a
+// limit cycle (cycleMinMoves) although each dip returns to the level it
+// left. The windows' tops (their 90th percentiles: 6.4 … 10.1) climb, since
+// a dip's window still holds the level it left; a limit cycle moves its
+// tops with its medians (failsafe-go's: 124, 104, 126, 94, 120, 98, 122,
+// TestLimitCycleTwoWindowsLong). Healthy, with no oscillating finding.
+func TestReprobesAcrossWindowsAreNoCycle(t *testing.T) {
+	r := Classify("gradient", readTestdata(t, "gradient-reprobes-across-windows-behind-1500ms.csv"), Options{})
+	if r.Class != Healthy {
+		t.Errorf("class %s, want healthy", r.Class)
+	}
+	for _, f := range r.Findings {
+		if f.Class == Oscillating {
+			t.Errorf("oscillating %s–%s: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+}
+
+// TestSlowdownUnderALimitCycle: failsafe-go v0.9.8 at its defaults, run
+// for real over a capacity of 10 behind a 10 ms downstream, read every
+// 15 s (testdata/failsafe-cycling-through-latency-creep-15s.csv,
+// free-latency draw + 293), limit-cycles between 1 and 28 all along; the
+// downstream's latency doubles at 00:10, triples at 00:11:30 and
+// quadruples at 00:13. failsafe-go keeps no min RTT, so the RTT stands in
+// for one, and a limit swinging from its 10th to its 90th percentile may
+// deepen its own queue by that spread (2.3–5×): the RTT 3.4–4× up with
+// completions at 22–28 % of their best read as the swing's own queue, and
+// the trace read oscillating for all five windows. But those windows held
+// no more requests than the window that set the RTT's baseline (in-flight's
+// median and 90th percentile within a jitter of it): the cycle did not
+// deepen, and the queue is the downstream's. Degraded from the window
+// after the creep began to the end; the cycle before it stays oscillating.
+func TestSlowdownUnderALimitCycle(t *testing.T) {
+	r := Classify("failsafe-adaptive", readTestdata(t, "failsafe-cycling-through-latency-creep-15s.csv"), Options{})
+	creep := time.Date(2000, 1, 1, 0, 10, 0, 0, time.UTC)
+	if r.Class != Degraded {
+		t.Fatalf("class %s, want degraded-downstream", r.Class)
+	}
+	found := false
+	for _, f := range r.Findings {
+		if f.Class != Degraded {
+			continue
+		}
+		found = true
+		if f.Start.Before(creep) || f.Start.After(creep.Add(4*time.Minute)) || f.End.Before(r.End.Add(-time.Minute)) {
+			t.Errorf("degraded %s–%s, want from 00:10–00:14 to the end (%s)", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), r.End.Format("15:04:05"))
+		}
+	}
+	if !found {
+		t.Error("no degraded finding")
+	}
+}
+
 // TestAlternations counts the moves up and down in a row that end at the
 // last level, each at least the threshold.
 func TestAlternations(t *testing.T) {
