@@ -1151,7 +1151,14 @@ func TestLimitCycleTwoWindowsLong(t *testing.T) {
 // tops with its medians (failsafe-go's: 124, 104, 126, 94, 120, 98, 122,
 // TestLimitCycleTwoWindowsLong). Healthy, with no oscillating finding.
 func TestReprobesAcrossWindowsAreNoCycle(t *testing.T) {
-	r := Classify("gradient", readTestdata(t, "gradient-reprobes-across-windows-behind-1500ms.csv"), Options{})
+	wantHealthyNoSwing(t, "gradient", "gradient-reprobes-across-windows-behind-1500ms.csv")
+}
+
+// wantHealthyNoSwing classifies testdata/name as target and wants it
+// healthy with no oscillating finding anywhere.
+func wantHealthyNoSwing(t *testing.T, target, name string) {
+	t.Helper()
+	r := Classify(target, readTestdata(t, name), Options{})
 	if r.Class != Healthy {
 		t.Errorf("class %s, want healthy", r.Class)
 	}
@@ -1901,15 +1908,7 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 // oscillating ("swung 2 times in one window") and made the trace's verdict;
 // it is healthy, with no swing found anywhere.
 func TestReprobeBehindASlowDownstreamIsNoSwing(t *testing.T) {
-	r := Classify("gradient", readTestdata(t, "gradient-reprobes-behind-2s-downstream-5s.csv"), Options{})
-	if r.Class != Healthy {
-		t.Errorf("class %s, want healthy", r.Class)
-	}
-	for _, f := range r.Findings {
-		if f.Class == Oscillating {
-			t.Errorf("oscillating %s–%s: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
-		}
-	}
+	wantHealthyNoSwing(t, "gradient", "gradient-reprobes-behind-2s-downstream-5s.csv")
 }
 
 // Flattening a dip asks for its recovery within probeRecover, 2.5 sample
