@@ -25,12 +25,17 @@ func TestValidationSeedCalibration(t *testing.T) {
 	}
 	sim := generateSuite(validationSeed, 40)
 	dumpSuite(t, labelledOf(sim))
+	reportDraw(t, "validation draw", sim, generateReal(t, validationSeed, 30, realFamilies))
+}
+
+// reportDraw judges a draw of both suites by truth (their confusion
+// matrices) and logs each family's worst per-class recall on it.
+func reportDraw(t *testing.T, draw string, sim, real []suiteTrace) {
 	for fam, recall := range judgeSuite(t, sim, true, familyNames()) {
-		t.Logf("simulator %s: worst per-class recall on the validation draw by truth: %.1f%%", fam, 100*worstRecall(recall))
+		t.Logf("simulator %s: worst per-class recall on the %s by truth: %.1f%%", fam, draw, 100*worstRecall(recall))
 	}
-	real := generateReal(t, validationSeed, 30, realFamilies)
 	for fam, recall := range judgeSuite(t, real, true, realFamilyNames()) {
-		t.Logf("real %s: worst per-class recall on the validation draw by truth: %.1f%%", fam, 100*worstRecall(recall))
+		t.Logf("real %s: worst per-class recall on the %s by truth: %.1f%%", fam, draw, 100*worstRecall(recall))
 	}
 }
 
@@ -66,12 +71,7 @@ func TestFreeLatencyValidation(t *testing.T) {
 	if os.Getenv("LIMITSCOPE_CALIBRATE") == "" {
 		t.Skip("reports the validation draw with base latencies apart from capacity; run with LIMITSCOPE_CALIBRATE=1 (make calibrate)")
 	}
-	sim := generateSuiteWith(validationSeed, 20, freeLatency(validationSeed))
-	for fam, recall := range judgeSuite(t, sim, true, familyNames()) {
-		t.Logf("simulator %s: worst per-class recall on the free-latency validation draw by truth: %.1f%%", fam, 100*worstRecall(recall))
-	}
-	real := generateRealWith(t, validationSeed, 15, realFamilies, freeLatency(validationSeed+1))
-	for fam, recall := range judgeSuite(t, real, true, realFamilyNames()) {
-		t.Logf("real %s: worst per-class recall on the free-latency validation draw by truth: %.1f%%", fam, 100*worstRecall(recall))
-	}
+	reportDraw(t, "free-latency validation draw",
+		generateSuiteWith(validationSeed, 20, freeLatency(validationSeed)),
+		generateRealWith(t, validationSeed, 15, realFamilies, freeLatency(validationSeed+1)))
 }
