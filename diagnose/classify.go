@@ -920,7 +920,9 @@ type Stream struct {
 // the baselines later windows are judged against and the memory of the
 // windows before. A gap of FreshAfter or more begins a new one (forget).
 type recording struct {
-	rttBase  float64 // lowest window-median min RTT
+	// base: the window that set the lowest window-median min RTT, as it
+	// was then (baseline)
+	base     baseline
 	limitRef float64 // highest window-median limit
 	// calmHigh: the highest window-median limit of a window that was not
 	// degraded, whose RTT stood within rttFollows (1.25×) of its level at
@@ -946,22 +948,6 @@ type recording struct {
 	levelN int
 	// dropRef: the lowest loss share of any judged window (the calm level)
 	dropRef float64
-	// limitAtBase: the limit's median in the window that set rttBase; a min
-	// RTT that rose while the limit grew well past it is the limiter's own
-	// queue (AIMD fills it by design), not a slower downstream
-	limitAtBase float64
-	// rttAtBase: the RTT's median in that window (0: not measured); a min
-	// RTT that rose while the RTT itself did not is an estimate reset (a
-	// Vegas probe), not a slower downstream
-	rttAtBase float64
-	// inFlightAtBase: in-flight's median in that window (0: not measured);
-	// an RTT that rose while fewer requests are in flight is not the
-	// limiter's own queue
-	inFlightAtBase float64
-	// inFlightP90AtBase: in-flight's 90th percentile in that window; with
-	// inFlightAtBase, how deep a queue the baseline's RTT already held
-	// (noDeeper)
-	inFlightP90AtBase float64
 	// tputRef: the highest completion rate of any judged window that was
 	// not degraded (0: not measured); a slower or smaller downstream
 	// completes less than it did, while a limiter filling its own queue
@@ -978,7 +964,43 @@ type recording struct {
 
 // freshRecording is a recording before its first window: no baseline yet.
 func freshRecording() recording {
-	return recording{floor: math.Inf(1), rttBase: math.Inf(1), dropRef: math.Inf(1)}
+	return recording{floor: math.Inf(1), base: baseline{rttMin: math.Inf(1)}, dropRef: math.Inf(1)}
+}
+
+// baseline is the judged window with the lowest min-RTT median so far, as
+// it was: later windows judge a min RTT's rise against it, and whether the
+// limiter's own queue could have caused that rise against what the limit,
+// the RTT and in-flight were there.
+type baseline struct {
+	// rttMin: that window's min-RTT median (+Inf: no window yet)
+	rttMin float64
+	// limit: the limit's median there; a min RTT that rose while the limit
+	// grew well past it is the limiter's own queue (AIMD fills it by
+	// design), not a slower downstream
+	limit float64
+	// rtt: the RTT's median there (0: not measured); a min RTT that rose
+	// while the RTT itself did not is an estimate reset (a Vegas probe),
+	// not a slower downstream
+	rtt float64
+	// inFlight: in-flight's median there (0: not measured); an RTT that
+	// rose while fewer requests are in flight is not the limiter's own
+	// queue
+	inFlight float64
+	// inFlightP90: in-flight's 90th percentile there; with inFlight, how
+	// deep a queue the baseline's RTT already held (noDeeper)
+	inFlightP90 float64
+}
+
+// take makes w the baseline where its min-RTT median is lower than the
+// baseline's.
+func (b *baseline) take(w *windowStats) {
+	if !w.hasRTTMin || w.rttMinMed <= 0 || w.rttMinMed >= b.rttMin {
+		return
+	}
+	*b = baseline{rttMin: w.rttMinMed, limit: w.limitMed, rtt: w.rttMed}
+	if w.hasUtil {
+		b.inFlight, b.inFlightP90 = w.inFlightMed, w.inFlightP90
+	}
 }
 
 // NewStream returns a stream for one target. A zero Options.Window adapts
@@ -1495,13 +1517,7 @@ func (s *Stream) commit(w windowStats) {
 	if w.dropFrac >= errorPresence && w.dropLast > w.dropFirst && w.limitLast >= errorRise*w.limitFirst {
 		s.findings = addFinding(s.findings, ErrorAcceleration, w, w.limitLast/w.limitFirst)
 	}
-	if w.hasRTTMin && w.rttMinMed > 0 && w.rttMinMed < s.rttBase {
-		s.rttBase, s.limitAtBase, s.rttAtBase = w.rttMinMed, w.limitMed, w.rttMed
-		s.inFlightAtBase, s.inFlightP90AtBase = 0, 0
-		if w.hasUtil {
-			s.inFlightAtBase, s.inFlightP90AtBase = w.inFlightMed, w.inFlightP90
-		}
-	}
+	s.base.take(&w)
 	if w.class == Healthy && w.band <= flatBand && w.holdsQueue() && !s.rttAveraged {
 		// (an RTT at twice its own long-window average is no queue above
 		// a minimum: rttAveraged)
@@ -1983,7 +1999,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			k10, k50, k90 := int(0.1*float64(n-1)), int(0.5*float64(n-1)), int(0.9*float64(n-1))
 			w.rttMinSpread = nth(u[k50:], k90-k50) / math.Max(nth(u[:k50+1], k10), 1e-9)
 		}
-		base := math.Min(s.rttBase, first)
+		base := math.Min(s.base.rttMin, first)
 		w.base = base
 		if base > 0 {
 			w.rttRise = math.Max(w.rttMinMed, last) / base
@@ -1996,7 +2012,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// and completes as much)
 		first, last := w.rttThirds.of(s, pts, pointRTT)
 		w.hasRTTMin, w.rttProxy, w.rttMinMed = true, true, w.rttMed
-		w.base = math.Min(s.rttBase, first)
+		w.base = math.Min(s.base.rttMin, first)
 		if w.base > 0 {
 			w.rttRise = math.Max(w.rttMed, last) / w.base
 			// drained: the RTT's last third is back under degradedRTTRise
@@ -2043,8 +2059,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// with the limit pinned or fallen, the RTT itself 1.5× its level at the
 	// baseline says "slower" as well as the min RTT does (a min-RTT estimate
 	// inflated by queueing at the baseline can hide the rise)
-	rttUp := s.rttAtBase > 0 && w.rttMed >= degradedRTTRise*s.rttAtBase
-	w.rttAt = s.rttAtBase
+	rttUp := s.base.rtt > 0 && w.rttMed >= degradedRTTRise*s.base.rtt
+	w.rttAt = s.base.rtt
 	// a slower downstream completes less: an RTT rise with the completion
 	// rate held is the limiter's own queue (AIMD filling it, a start-up
 	// ramp), not the downstream
@@ -2055,7 +2071,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	completesHalf := !w.hasTput || completed <= collapseDrop*best
 	// the RTT followed a min-RTT rise (or either is unmeasured): a min RTT
 	// up while the RTT is not is an estimate reset, not the downstream
-	rttFollowed := s.rttAtBase == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.rttAtBase
+	rttFollowed := s.base.rtt == 0 || w.rttMed == 0 || w.rttMed >= rttFollows*s.base.rtt
 	// completions at slowerShare of their best or less: past what a step
 	// to 60 % gives even when the limiter does not follow it (a floor, or
 	// AIMD, keeping a standing queue above it: Little's law against the
@@ -2154,7 +2170,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// rise than the downstream had, while one following a smaller
 	// downstream at its old latency sees none
 	slowerFallenFar := completesFar && w.limitMed <= collapseDrop*w.ref && calm && w.hasUtil && w.util >= unboundUtil &&
-		s.rttAtBase > 0 && w.rttMed >= rttFollows*s.rttAtBase && !aboveCapacity
+		s.base.rtt > 0 && w.rttMed >= rttFollows*s.base.rtt && !aboveCapacity
 	// slowerHeld: the min RTT rose 1.5× while the limit held the level it
 	// had at the RTT's baseline (it neither grew into its own queue nor
 	// fell), calm, and completions halved (fallen far: farIfProxied)
@@ -2189,7 +2205,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// the RTT at 288 in the next window (failsafe-go, whose completions then
 	// read 33.5 % of their best, a hair above slowerGrownShare)
 	notOwnQueue := !w.rttProxy && (w.legs <= 1 || w.limitMed <= collapseDrop*w.ref)
-	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.rttAtBase > 0 && w.rttMed >= slowerGrownRTTRise*s.rttAtBase)
+	grownSlower := completed <= slowerGrownShare*best && (w.rttRise >= slowerGrownRTTRise || s.base.rtt > 0 && w.rttMed >= slowerGrownRTTRise*s.base.rtt)
 	level := math.Max(ownRef, s.calmHigh)
 	// swingHeld: a limit swinging around the level it held (its median
 	// within ownQueueGrowth and one jitter of it: a swing's median lands on
@@ -2233,8 +2249,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// latencies, and + 293, + 307 of the real libraries free: 5,721
 	// labelled traces): 2 gained (failsafe-go degraded at 10 and 30, both
 	// read oscillating throughout), none lost
-	noDeeper := w.hasUtil && s.inFlightAtBase > 0 && w.inFlightMed <= s.inFlightAtBase+jitter(s.inFlightAtBase) &&
-		w.inFlightP90 <= s.inFlightP90AtBase+jitter(s.inFlightP90AtBase)
+	noDeeper := w.hasUtil && s.base.inFlight > 0 && w.inFlightMed <= s.base.inFlight+jitter(s.base.inFlight) &&
+		w.inFlightP90 <= s.base.inFlightP90+jitter(s.base.inFlightP90)
 	proxySwingHeld := grownSlower && (w.p10 > 0 && w.rttRise >= slowerGrownRTTRise*w.p90/w.p10 || noDeeper)
 	swingHeld := swinging && (!w.rttProxy || proxySwingHeld) && w.rttRise >= slowerGrownRTTRise && w.limitMed <= ownQueueGrowth*level+jitter(level)
 	held := (w.limitMed <= ownQueueGrowth*level || swingHeld) && (!aboveCapacity || !w.rttProxy)
@@ -2251,7 +2267,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// verdict changed, multi-episode time for go-concurrency-limits' Vegas
 	// 92.9 → 93.5 %; fresh draw + 263, whole and with the loss and
 	// rejection columns removed: no verdict changed
-	fewer := w.hasUtil && w.inFlightMed < s.inFlightAtBase
+	fewer := w.hasUtil && w.inFlightMed < s.base.inFlight
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
 		(held || !aboveCapacity && grownSlower) && (!s.limitGrew(&w) || swingHeld || fewer && grownSlower) && (!swinging || w.pinned || notOwnQueue || swingHeld)
 	// whatever shape the limit takes, an RTT standing in for the min RTT
@@ -2365,7 +2381,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// go-concurrency-limits' Gradient2 and the simulator's AIMD), 2
 		// coarsened 3×, none lost
 		w.class, w.why = Degraded, degradedLossyPin
-	case s.have&trace.FieldRTT != 0 && w.nRTT == 0 && s.rttAtBase > 0 && w.hasUtil && w.inFlightMed > 0 && s.rttAtBase*1e6*stalledRTTs <= float64(end-start):
+	case s.have&trace.FieldRTT != 0 && w.nRTT == 0 && s.base.rtt > 0 && w.hasUtil && w.inFlightMed > 0 && s.base.rtt*1e6*stalledRTTs <= float64(end-start):
 		// stalled: in a trace with an RTT series, no sample of the window
 		// has one (an RTT is the mean of an interval's successes) while
 		// in-flight held requests, over a window stalledRTTs times the
@@ -2599,8 +2615,8 @@ func addSat(a, b int64) int64 {
 // limit when the baseline was set, or the window's first limit when the
 // baseline is being set now.
 func (s *Stream) ownQueueRef(w windowStats) float64 {
-	if s.limitAtBase > 0 {
-		return s.limitAtBase
+	if s.base.limit > 0 {
+		return s.base.limit
 	}
 	return w.limitStart
 }

@@ -234,7 +234,7 @@ func (s *Stream) Result() Result {
 // the findings from index from on (the recording's; forget judges each
 // earlier recording's against its own).
 func (s *Stream) standingAgainstBaseline(fs []Finding, from int) []Finding {
-	base := s.rttBase
+	base := s.base.rttMin
 	if s.have&(trace.FieldRTT|trace.FieldRTTMin) != trace.FieldRTT|trace.FieldRTTMin || math.IsInf(base, 1) || base <= 0 {
 		return fs
 	}
