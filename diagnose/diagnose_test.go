@@ -1151,16 +1151,31 @@ func TestLimitCycleTwoWindowsLong(t *testing.T) {
 // tops with its medians (failsafe-go's: 124, 104, 126, 94, 120, 98, 122,
 // TestLimitCycleTwoWindowsLong). Healthy, with no oscillating finding.
 func TestReprobesAcrossWindowsAreNoCycle(t *testing.T) {
-	wantHealthyNoSwing(t, "gradient", "gradient-reprobes-across-windows-behind-1500ms.csv")
+	wantNoSwing(t, "gradient", "gradient-reprobes-across-windows-behind-1500ms.csv", Healthy)
 }
 
-// wantHealthyNoSwing classifies testdata/name as target and wants it
-// healthy with no oscillating finding anywhere.
-func wantHealthyNoSwing(t *testing.T, target, name string) {
+// TestFloorNoiseIsNoSwing: Vector's adaptive request concurrency (as
+// limiter.Vector implements it from Vector's documentation) in a batch
+// pipeline, read every 5 s (testdata/vector-arc-batch-pipeline-floor-noise-5s.csv,
+// simulator draw + 293): between bursts it idles at a limit of 3–5, and a
+// burst takes it to 27–33 within a reading or two. A window holding the
+// idle tail and a burst's start has its median at 4, so the ±1 between
+// readings at the floor (3 → 5 → 3) moved exactly the jitter allowance of
+// a limit of 4 (floorJitter, 2) and counted as two legs; with the burst's
+// rise that made four, and the window read oscillating, as did the whole
+// trace. A leg must move past the jitter allowance, not onto it: pipeline-
+// bound, with no oscillating finding.
+func TestFloorNoiseIsNoSwing(t *testing.T) {
+	wantNoSwing(t, "pipeline", "vector-arc-batch-pipeline-floor-noise-5s.csv", PipelineBound)
+}
+
+// wantNoSwing classifies testdata/name as target and wants it of class
+// want with no oscillating finding anywhere.
+func wantNoSwing(t *testing.T, target, name string, want Class) {
 	t.Helper()
 	r := Classify(target, readTestdata(t, name), Options{})
-	if r.Class != Healthy {
-		t.Errorf("class %s, want healthy", r.Class)
+	if r.Class != want {
+		t.Errorf("class %s, want %s", r.Class, want)
 	}
 	for _, f := range r.Findings {
 		if f.Class == Oscillating {
@@ -1908,7 +1923,7 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 // oscillating ("swung 2 times in one window") and made the trace's verdict;
 // it is healthy, with no swing found anywhere.
 func TestReprobeBehindASlowDownstreamIsNoSwing(t *testing.T) {
-	wantHealthyNoSwing(t, "gradient", "gradient-reprobes-behind-2s-downstream-5s.csv")
+	wantNoSwing(t, "gradient", "gradient-reprobes-behind-2s-downstream-5s.csv", Healthy)
 }
 
 // Flattening a dip asks for its recovery within probeRecover, 2.5 sample
