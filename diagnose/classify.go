@@ -670,6 +670,16 @@ type Finding struct {
 	// rise in that one
 	slowFrom            int64
 	slowShare, slowRise float64
+	// a healthy episode names a step down of its limit's level: heldLevel
+	// is the limit's median in the episode's last window that did not
+	// swing (0: none yet), heldRun how many such windows in a row held
+	// that level, heldEnd the last one's end and sinceHeld the windows
+	// after it; the step down (steppedDown) to the level held since went
+	// from level stepLevel, the window from stepFrom on (0: none, or the
+	// level since was left)
+	heldLevel, stepLevel float64
+	heldEnd, stepFrom    int64
+	heldRun, sinceHeld   int
 }
 
 // Unreachable names a verdict the data cannot support, and why.
@@ -1826,6 +1836,7 @@ func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Findin
 			}
 			f.noteLosses(&w)
 			f.noteSlowdown(&w)
+			f.noteLevel(&w)
 			return fs
 		}
 		if Rank(c) > 0 && Rank(f.Class) > 0 {
@@ -1835,6 +1846,7 @@ func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Findin
 	f := Finding{Class: c, Start: time.Unix(0, w.start).UTC(), End: time.Unix(0, w.end).UTC(), Severity: SeverityOf(c), windows: 1, strength: strength, w: w}
 	f.noteLosses(&w)
 	f.noteSlowdown(&w)
+	f.noteLevel(&w)
 	return append(fs, f)
 }
 
@@ -1843,6 +1855,47 @@ func (f *Finding) noteLosses(w *windowStats) {
 	if w.hasDropShare && w.dropShare > f.lostMax {
 		f.lossiest, f.lostMax = w.start, w.dropShare
 	}
+}
+
+// noteLevel follows the levels the limit held over the episode's windows
+// (in a row, not swinging, each within oscBand or a jitter of the one
+// before) and keeps a step down from a level held for two windows or more
+// to the one held since, within one window (the one the step fell in). A
+// limit leaving its configured start (go-concurrency-limits' Vegas from
+// 312 to 238, 144, 84 and 63 in its first five minutes) holds no level
+// before it falls, and one sinking for minutes (Vegas on a stale min RTT,
+// from 150 to 15 over eight) or drifting a few percent a window
+// (Gradient2 from 313 to 129 over half an hour) steps nowhere.
+func (f *Finding) noteLevel(w *windowStats) {
+	if w.swings() {
+		f.sinceHeld++
+		f.stepFrom = 0
+		return
+	}
+	switch {
+	case f.heldRun >= 2 && f.sinceHeld <= 1 && steppedDown(f.heldLevel, w.limitMed):
+		f.stepLevel, f.stepFrom, f.heldRun = f.heldLevel, f.heldEnd, 1
+	case f.heldRun > 0 && f.sinceHeld == 0 && math.Abs(w.limitMed-f.heldLevel) <= math.Max(oscBand*f.heldLevel, jitter(f.heldLevel)):
+		f.heldRun++
+	default:
+		f.heldRun, f.stepFrom = 1, 0
+	}
+	f.heldLevel, f.heldEnd, f.sinceHeld = w.limitMed, w.end, 0
+}
+
+// steppedTo reports the level the limit stepped down to and held since
+// for two windows or more, and the level it left (noteLevel).
+func (f *Finding) steppedTo() (to, from float64, ok bool) {
+	return f.heldLevel, f.stepLevel, f.stepFrom > 0 && f.heldRun >= 2
+}
+
+// steppedDown reports a level after at collapseDrop (half) of the level
+// before or less, and more than a jitter below it: a limit that followed a
+// capacity step down. (A step up names nothing: a limit that doubled is a
+// larger downstream, more demand, or a limiter running away on fast
+// errors — error-acceleration says which.)
+func steppedDown(before, after float64) bool {
+	return after <= collapseDrop*before && before-after > jitter(before)
 }
 
 // noteSlowdown keeps when the episode's windows first completed

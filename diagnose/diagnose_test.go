@@ -1977,3 +1977,46 @@ func TestSlowdownAtFewerCompletionsThanIntervals(t *testing.T) {
 		}
 	}
 }
+
+// TestHealthyStepDownIsNamed: a limit that falls to half or less of a level
+// it held and holds the new one, with no verdict against the downstream,
+// is a healthy limiter following a capacity step down (or settling lower on
+// its own); its healthy finding names the step so the reader can check the
+// downstream. Vector's ARC (limiter.Vector, simulator draw + 307, read
+// every 15 s) held 24 for fifteen minutes over a downstream that then lost
+// 70 % of its capacity with 5 % errors, while its own timeouts fell with
+// the limit: healthy throughout, its level 24 → 6 from 00:15:15.
+// go-concurrency-limits v1.0.0's Vegas, run for real from its initial 100
+// to 64, 44 and 25 in its first four minutes (validation draw), leaves a
+// start it never held: no step is named.
+func TestHealthyStepDownIsNamed(t *testing.T) {
+	for _, tc := range []struct {
+		file          string
+		before, since float64 // 0: no step named
+		from          string
+	}{
+		{"vector-arc-step-down-to-a-quarter-15s.csv", 24, 6, "2026-01-01T00:15:15Z"},
+		{"gcl-vegas-start-from-initial-limit-5s.csv", 0, 0, ""},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			r := Classify("target", readTestdata(t, tc.file), Options{})
+			if r.Class != Healthy {
+				t.Fatalf("class %s, want healthy", r.Class)
+			}
+			named := 0
+			for _, f := range r.Findings {
+				before, ok := f.Evidence.Values["level_before"]
+				if !ok {
+					continue
+				}
+				named++
+				if f.Class != Healthy || before != tc.before || f.Evidence.Values["level_since"] != tc.since || !strings.Contains(f.Evidence.Summary, tc.from) {
+					t.Errorf("%s finding names a step %v → %v: %s, want %v → %v from %s", f.Class, before, f.Evidence.Values["level_since"], f.Evidence.Summary, tc.before, tc.since, tc.from)
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[tc.before > 0]; named != want {
+				t.Errorf("%d findings name a step, want %d", named, want)
+			}
+		})
+	}
+}

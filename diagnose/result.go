@@ -395,6 +395,19 @@ func (s *Stream) describe(f *Finding) {
 			v["lost_share_max"] = decimal.Round(f.lostMax, 4)
 			sum += fmt.Sprintf("; losses made up to %.1f%% of completions (the window from %s)", 100*f.lostMax, time.Unix(0, f.lossiest).UTC().Format(time.RFC3339))
 		}
+		if to, from, ok := f.steppedTo(); ok {
+			// a capacity step the limit followed down with no verdict
+			// against the downstream (the documented distinction from a
+			// smaller downstream: losses did not rise with it): named, not
+			// judged
+			at := time.Unix(0, f.stepFrom).UTC().Format(time.RFC3339)
+			v["level_before"] = decimal.Round(from, 2)
+			v["level_since"] = decimal.Round(to, 2)
+			sum += fmt.Sprintf("; the limit's level fell from %.1f to %.1f (the window from %s) and held there with no verdict against the downstream: a downstream that takes fewer at once (replicas gone, a shrunk pool) followed by the limiter, or a limiter settling lower on its own — no incident by itself, unless losses rise with it", from, to, at)
+			if rec == Advice(Healthy) {
+				rec = fmt.Sprintf("The limit now lets in about %.0f%% of what it held before %s: check whether %q lost capacity then; if it did not, the limiter settled lower on its own (its min-RTT estimate, its smoothing).", 100*to/from, at, s.target)
+			}
+		}
 		if f.slowShare > 0 {
 			// a slowdown no degraded rule held: named, not judged
 			at := time.Unix(0, f.slowFrom).UTC().Format(time.RFC3339)

@@ -242,6 +242,12 @@ Statistics (reports, JSON stats and evidence values)
                      its best (60% or less) while the RTT stood 1.5× its
                      baseline or more, and that rise: a slower downstream or
                      a smaller one the limit holds above, named, not judged
+  level_before, level_since
+                     a healthy episode's step down: the level the limit held
+                     for two windows or more, and the level at half of it or
+                     less it held since for two or more: a downstream that
+                     takes fewer at once, or a limiter settling lower on its
+                     own, named, not judged
   windows            how many windows showed the finding
   confidence         the share of judged windows that showed the verdict, 0–1
   judged_windows     windows with enough samples to judge
