@@ -1858,8 +1858,8 @@ func (f *Finding) noteLosses(w *windowStats) {
 }
 
 // noteLevel follows the levels the limit held over the episode's windows
-// (in a row, not swinging, each within oscBand or a jitter of the one
-// before) and keeps a step down from a level held for two windows or more
+// (in a row, not swinging, or swinging around the level; each within
+// oscBand or a jitter of the one before) and keeps a step down from a level held for two windows or more
 // to the one held since, within one window (the one the step fell in). A
 // limit leaving its configured start (go-concurrency-limits' Vegas from
 // 312 to 238, 144, 84 and 63 in its first five minutes) holds no level
@@ -1867,15 +1867,20 @@ func (f *Finding) noteLosses(w *windowStats) {
 // from 150 to 15 over eight) or drifting a few percent a window
 // (Gradient2 from 313 to 129 over half an hour) steps nowhere.
 func (f *Finding) noteLevel(w *windowStats) {
+	near := f.heldRun > 0 && f.sinceHeld == 0 && math.Abs(w.limitMed-f.heldLevel) <= math.Max(oscBand*f.heldLevel, jitter(f.heldLevel))
 	if w.swings() {
-		f.sinceHeld++
-		f.stepFrom = 0
+		// a window that swings around the level held just before leaves
+		// the run as it was (Vector's ARC at 4–8 after a fall from 24)
+		if !near {
+			f.sinceHeld++
+			f.stepFrom = 0
+		}
 		return
 	}
 	switch {
 	case f.heldRun >= 2 && f.sinceHeld <= 1 && steppedDown(f.heldLevel, w.limitMed):
 		f.stepLevel, f.stepFrom, f.heldRun = f.heldLevel, f.heldEnd, 1
-	case f.heldRun > 0 && f.sinceHeld == 0 && math.Abs(w.limitMed-f.heldLevel) <= math.Max(oscBand*f.heldLevel, jitter(f.heldLevel)):
+	case near:
 		f.heldRun++
 	default:
 		f.heldRun, f.stepFrom = 1, 0

@@ -1996,6 +1996,9 @@ func TestHealthyStepDownIsNamed(t *testing.T) {
 		from          string
 	}{
 		{"vector-arc-step-down-to-a-quarter-15s.csv", 24, 6, "2026-01-01T00:15:15Z"},
+		// the same downstream, calibration draw: one window at the new
+		// level swings 5–8 (its middle half 3 wide) and leaves the run
+		{"vector-arc-step-down-swinging-at-its-new-level-15s.csv", 23, 6, "2026-01-01T00:15:15Z"},
 		{"gcl-vegas-start-from-initial-limit-5s.csv", 0, 0, ""},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
