@@ -1859,18 +1859,20 @@ func (f *Finding) noteLosses(w *windowStats) {
 
 // noteLevel follows the levels the limit held over the episode's windows
 // (in a row, not swinging, or swinging around the level; each within
-// oscBand or a jitter of the one before) and keeps a step down from a level held for two windows or more
-// to the one held since, within one window (the one the step fell in). A
-// limit leaving its configured start (go-concurrency-limits' Vegas from
-// 312 to 238, 144, 84 and 63 in its first five minutes) holds no level
-// before it falls, and one sinking for minutes (Vegas on a stale min RTT,
-// from 150 to 15 over eight) or drifting a few percent a window
-// (Gradient2 from 313 to 129 over half an hour) steps nowhere.
+// oscBand or a jitter of the one before) and keeps a step down from a
+// level held for two windows or more to the one held since, within one
+// window (the one the step fell in). A limit leaving its configured
+// start (go-concurrency-limits' Vegas from 312 to 238, 144, 84 and 63 in
+// its first five minutes) holds no level before it falls, and one sinking
+// for minutes (Vegas on a stale min RTT, from 150 to 15 over eight) or
+// drifting a few percent a window (Gradient2 from 313 to 129 over half an
+// hour) steps nowhere.
 func (f *Finding) noteLevel(w *windowStats) {
 	near := f.heldRun > 0 && f.sinceHeld == 0 && math.Abs(w.limitMed-f.heldLevel) <= math.Max(oscBand*f.heldLevel, jitter(f.heldLevel))
 	if w.swings() {
 		// a window that swings around the level held just before leaves
-		// the run as it was (Vector's ARC at 4–8 after a fall from 24)
+		// the run as it was (Vector's ARC swinging 5–8 in one window
+		// after its fall from 23 to 6)
 		if !near {
 			f.sinceHeld++
 			f.stepFrom = 0
