@@ -1151,7 +1151,7 @@ func TestLimitCycleTwoWindowsLong(t *testing.T) {
 // tops with its medians (failsafe-go's: 124, 104, 126, 94, 120, 98, 122,
 // TestLimitCycleTwoWindowsLong). Healthy, with no oscillating finding.
 func TestReprobesAcrossWindowsAreNoCycle(t *testing.T) {
-	wantNoSwing(t, "gradient", "gradient-reprobes-across-windows-behind-1500ms.csv", Healthy)
+	wantWithout(t, "gradient", "gradient-reprobes-across-windows-behind-1500ms.csv", Healthy, Oscillating)
 }
 
 // TestFloorNoiseIsNoSwing: Vector's adaptive request concurrency (as
@@ -1166,22 +1166,7 @@ func TestReprobesAcrossWindowsAreNoCycle(t *testing.T) {
 // trace. A leg must move past the jitter allowance, not onto it: pipeline-
 // bound, with no oscillating finding.
 func TestFloorNoiseIsNoSwing(t *testing.T) {
-	wantNoSwing(t, "pipeline", "vector-arc-batch-pipeline-floor-noise-5s.csv", PipelineBound)
-}
-
-// wantNoSwing classifies testdata/name as target and wants it of class
-// want with no oscillating finding anywhere.
-func wantNoSwing(t *testing.T, target, name string, want Class) {
-	t.Helper()
-	r := Classify(target, readTestdata(t, name), Options{})
-	if r.Class != want {
-		t.Errorf("class %s, want %s", r.Class, want)
-	}
-	for _, f := range r.Findings {
-		if f.Class == Oscillating {
-			t.Errorf("oscillating %s–%s: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
-		}
-	}
+	wantWithout(t, "pipeline", "vector-arc-batch-pipeline-floor-noise-5s.csv", PipelineBound, Oscillating)
 }
 
 // TestSlowdownUnderALimitCycle: failsafe-go v0.9.8 at its defaults, run
@@ -1380,13 +1365,20 @@ func TestEdgesWhereTheRTTMoved(t *testing.T) {
 // degraded.
 func wantNoDegraded(t *testing.T, target, name string, want Class) {
 	t.Helper()
+	wantWithout(t, target, name, want, Degraded)
+}
+
+// wantWithout classifies testdata/name as target and wants it of class
+// want with no finding of class absent anywhere.
+func wantWithout(t *testing.T, target, name string, want, absent Class) {
+	t.Helper()
 	r := Classify(target, readTestdata(t, name), Options{})
 	if r.Class != want {
 		t.Errorf("class %s, want %s", r.Class, want)
 	}
 	for _, f := range r.Findings {
-		if f.Class == Degraded {
-			t.Errorf("degraded %v–%v: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
+		if f.Class == absent {
+			t.Errorf("%s %s–%s: %s", f.Class, f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
 		}
 	}
 }
@@ -1923,7 +1915,7 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 // oscillating ("swung 2 times in one window") and made the trace's verdict;
 // it is healthy, with no swing found anywhere.
 func TestReprobeBehindASlowDownstreamIsNoSwing(t *testing.T) {
-	wantNoSwing(t, "gradient", "gradient-reprobes-behind-2s-downstream-5s.csv", Healthy)
+	wantWithout(t, "gradient", "gradient-reprobes-behind-2s-downstream-5s.csv", Healthy, Oscillating)
 }
 
 // Flattening a dip asks for its recovery within probeRecover, 2.5 sample
