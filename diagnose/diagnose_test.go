@@ -1154,6 +1154,30 @@ func TestReprobesAcrossWindowsAreNoCycle(t *testing.T) {
 	wantWithout(t, "gradient", "gradient-reprobes-across-windows-behind-1500ms.csv", Healthy, Oscillating)
 }
 
+// TestSawToothBeatingWithTheWindow: our AIMD (Increase 7, MaxLimit 3,500)
+// over a capacity of 350 behind a 1.4 s downstream, read every second
+// (testdata/aimd-saw-tooth-beating-with-the-window-1s.csv, the first 12
+// minutes of the calibration matrix's oscillating-aimd C=350 iv=1s σ=0.3)
+// saws between 550 and 1,020 every 110 s or so: about 1.85 one-minute
+// windows. No window holds two legs of it in a row with the band of a
+// slow swing, and the window medians alternate 490, 791, 668, 858, 667,
+// 898, 694 — but the tops (90th percentiles) stay near the saw's peak
+// (609, 910, 1,022, 976, 1,018, 1,017, 813), so asking the tops to
+// alternate as well (the rule TestReprobesAcrossWindowsAreNoCycle needs)
+// read it healthy. A re-probe's windows hold still between its dips (a
+// band under oscBand); a saw-tooth ramps in every window (bands 27–71 %):
+// the tops are asked only where a window of the run held still.
+// Oscillating, its finding naming the limit cycle.
+func TestSawToothBeatingWithTheWindow(t *testing.T) {
+	r := Classify("oscillating-aimd", readTestdata(t, "aimd-saw-tooth-beating-with-the-window-1s.csv"), Options{})
+	if r.Class != Oscillating {
+		t.Fatalf("class %s (confidence %.2f), want oscillating", r.Class, r.Confidence)
+	}
+	if !saying(r, Oscillating, "limit cycle") {
+		t.Errorf("no oscillating finding names the limit cycle: %+v", r.Findings)
+	}
+}
+
 // TestFloorNoiseIsNoSwing: Vector's adaptive request concurrency (as
 // limiter.Vector implements it from Vector's documentation) in a batch
 // pipeline, read every 5 s (testdata/vector-arc-batch-pipeline-floor-noise-5s.csv,
