@@ -1194,37 +1194,56 @@ func TestFloorNoiseIsNoSwing(t *testing.T) {
 }
 
 // TestSlowdownUnderALimitCycle: failsafe-go v0.9.8 at its defaults, run
-// for real over a capacity of 10 behind a 10 ms downstream, read every
-// 15 s (testdata/failsafe-cycling-through-latency-creep-15s.csv,
-// free-latency draw + 293), limit-cycles between 1 and 28 all along; the
-// downstream's latency doubles at 00:10, triples at 00:11:30 and
+// for real over a capacity of 10, limit-cycles between 1 and 28 all along;
+// the downstream's latency doubles at 00:10, triples at 00:11:30 and
 // quadruples at 00:13. failsafe-go keeps no min RTT, so the RTT stands in
 // for one, and a limit swinging from its 10th to its 90th percentile may
-// deepen its own queue by that spread (2.3–5×): the RTT 3.4–4× up with
-// completions at 22–28 % of their best read as the swing's own queue, and
-// the trace read oscillating for all five windows. But those windows held
-// no more requests than the window that set the RTT's baseline (in-flight's
-// median and 90th percentile within a jitter of it): the cycle did not
-// deepen, and the queue is the downstream's. Degraded from the window
-// after the creep began to the end; the cycle before it stays oscillating.
+// deepen its own queue by that spread (2.3–5×).
+//
+// Behind a 10 ms downstream, read every 15 s
+// (testdata/failsafe-cycling-through-latency-creep-15s.csv, free-latency
+// draw + 293): the RTT 3.4–4× up with completions at 22–28 % of their best
+// read as the swing's own queue, and the trace read oscillating for all
+// five windows. But those windows held no more requests than the window
+// that set the RTT's baseline (in-flight's median and 90th percentile
+// within a jitter of it): the cycle did not deepen, and the queue is the
+// downstream's.
+//
+// Behind a 20 ms downstream, read every 5 s
+// (testdata/failsafe-cycling-through-latency-creep-5s.csv, real libraries'
+// free-latency draw + 293): the baseline's window sat at the cycle's
+// bottom (10 in flight, the RTT 21 ms) and every window after the creep
+// held more (17–21), so it read oscillating throughout. The deepest window
+// before the creep held as many (20, 90th percentile 27) at 49 ms; after
+// it the RTT stood at 156–200 ms with as many in flight: the downstream's.
+//
+// Degraded from a window after the creep began to the end; the cycle
+// before it stays oscillating.
 func TestSlowdownUnderALimitCycle(t *testing.T) {
-	r := Classify("failsafe-adaptive", readTestdata(t, "failsafe-cycling-through-latency-creep-15s.csv"), Options{})
 	creep := time.Date(2000, 1, 1, 0, 10, 0, 0, time.UTC)
-	if r.Class != Degraded {
-		t.Fatalf("class %s, want degraded-downstream", r.Class)
-	}
-	found := false
-	for _, f := range r.Findings {
-		if f.Class != Degraded {
-			continue
-		}
-		found = true
-		if f.Start.Before(creep) || f.Start.After(creep.Add(4*time.Minute)) || f.End.Before(r.End.Add(-time.Minute)) {
-			t.Errorf("degraded %s–%s, want from 00:10–00:14 to the end (%s)", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), r.End.Format("15:04:05"))
-		}
-	}
-	if !found {
-		t.Error("no degraded finding")
+	for _, name := range []string{"failsafe-cycling-through-latency-creep-15s.csv", "failsafe-cycling-through-latency-creep-5s.csv"} {
+		t.Run(name, func(t *testing.T) {
+			r := Classify("failsafe-adaptive", readTestdata(t, name), Options{})
+			if r.Class != Degraded {
+				t.Fatalf("class %s, want degraded-downstream", r.Class)
+			}
+			found := false
+			for _, f := range r.Findings {
+				switch {
+				case f.Class == Degraded:
+					found = true
+					if f.Start.Before(creep) || f.Start.After(creep.Add(4*time.Minute)) || f.End.Before(r.End.Add(-time.Minute)) {
+						t.Errorf("degraded %s–%s, want from 00:10–00:14 to the end (%s)", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), r.End.Format("15:04:05"))
+					}
+				case f.Class == Oscillating && f.Start.Before(creep.Add(-time.Minute)) && !f.End.After(creep.Add(4*time.Minute)):
+				case f.Class == Oscillating:
+					t.Errorf("oscillating %s–%s, want the cycle before 00:10 only", f.Start.Format("15:04:05"), f.End.Format("15:04:05"))
+				}
+			}
+			if !found {
+				t.Error("no degraded finding")
+			}
+		})
 	}
 }
 
