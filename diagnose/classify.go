@@ -1013,7 +1013,7 @@ type baseline struct {
 	inFlightP90 float64
 }
 
-// asDeepAs reports the window b was holding as many requests as w holds:
+// asDeepAs reports whether the window b held as many requests as w holds:
 // w's in-flight median and 90th percentile each within a jitter of b's.
 func (b *baseline) asDeepAs(w *windowStats) bool {
 	return w.inFlightMed <= b.inFlight+jitter(b.inFlight) && w.inFlightP90 <= b.inFlightP90+jitter(b.inFlightP90)
@@ -2349,19 +2349,18 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// (within ownQueueGrowth and a jitter) held its level. Far fewer in
 	// flight is left to the rules for a fallen limit: where the RTT stands
 	// in for a min RTT it may still carry the queue built at the top (a
-	// tooth draining, above). A limit cycle
-	// sets the RTT's baseline in a window at its bottom, and each later
-	// window holds more than that one: failsafe-go at its defaults over a
-	// capacity of 10 behind a 20 ms downstream, read every 5 s, cycling
-	// between 1 and 28 all along (window medians 10–21, its RTT 21 ms at
-	// the bottom and 44–49 ms at the top), went on cycling through a
-	// latency creep to 4×: the RTT 156–200 ms at the same 17–21 in flight
-	// (3–4× the top's), completions at a fifth, and read oscillating for
-	// the whole trace. Over the 6,320 dumped traces whole, cut to minutes
-	// 8–22, with 10 % of scrapes missed, scrapes ±30 % off their beat,
-	// coarsened 3× and 5×, and without the loss or the min-RTT columns
-	// (50,560 judgements): 11 gained by truth (failsafe-go degraded at 10,
-	// two draws), none lost
+	// tooth draining, above). A limit cycle sets the RTT's baseline in a
+	// window at its bottom, and each later window holds more than that one:
+	// failsafe-go at its defaults over a capacity of 10 behind a 20 ms
+	// downstream, read every 5 s, cycling between 1 and 28 all along
+	// (window medians 10–21, its RTT 21 ms at the bottom and 44–49 ms at the
+	// top), went on cycling through a latency creep to 4×: the RTT
+	// 156–200 ms at the same 17–21 in flight (3–4× the top's), completions
+	// at a fifth, and read oscillating for the whole trace. Over the 6,320
+	// dumped traces whole, cut to minutes 8–22, with 10 % of scrapes missed,
+	// scrapes ±30 % off their beat, coarsened 3× and 5×, and without the
+	// loss or the min-RTT columns (50,560 judgements): 11 gained by truth
+	// (failsafe-go degraded at 10, two draws), none lost
 	likeLoad := w.hasUtil && s.deepest.rtt > 0 && s.deepest.asDeepAs(&w) && w.inFlightP90 >= s.deepest.inFlight && w.rttMed >= slowerGrownRTTRise*s.deepest.rtt
 	swingLevel := level
 	if likeLoad {

@@ -1119,21 +1119,46 @@ func TestOpeningOnMostLost(t *testing.T) {
 	}
 }
 
-// TestLimitCycleTwoWindowsLong: failsafe-go v0.9.8 at its defaults, run
-// for real over a capacity of 100 read every 5 s
-// (testdata/failsafe-limit-cycle-two-windows.csv, fresh draw + 131), goes
-// round a ±25 % limit cycle of about 2.5 minutes. Each 75-s window holds
-// one rising or one falling ramp: no window swings, and the window medians
+// TestLimitCycleTwoWindowsLong: a limit cycle about two windows long puts
+// no more than a ramp or two in each window, so no window swings, but the
+// window medians alternate; six moves in a row (cycleMinMoves) make it
+// oscillating, its finding naming the limit cycle. Fails without
+// cycleMinMoves.
+//
+// failsafe-go v0.9.8 at its defaults, run for real over a capacity of 100
+// read every 5 s (testdata/failsafe-limit-cycle-two-windows.csv, fresh draw
+// + 131), goes round a ±25 % limit cycle of about 2.5 minutes. Each 75-s
+// window holds one rising or one falling ramp, and the window medians
 // (108, 88, 110, 80, 108, …) move by less than slowSwingDepth. It read
-// healthy at confidence 1.00; the medians alternating six times in a row
-// (cycleMinMoves) make it oscillating. Fails without cycleMinMoves.
+// healthy at confidence 1.00.
+//
+// Our AIMD (Increase 7, MaxLimit 3,500) over a capacity of 350 behind a
+// 1.4 s downstream, read every second
+// (testdata/aimd-saw-tooth-beating-with-the-window-1s.csv, the first 12
+// minutes of the calibration matrix's oscillating-aimd C=350 iv=1s σ=0.3),
+// saws between 550 and 1,020 every 110 s or so: about 1.85 one-minute
+// windows. No window holds two legs of it in a row with the band of a slow
+// swing, and the window medians alternate 490, 791, 668, 858, 667, 898,
+// 694 — but the tops (90th percentiles) stay near the saw's peak (609, 910,
+// 1,022, 976, 1,018, 1,017, 813), so asking the tops to alternate as well
+// (the rule TestReprobesAcrossWindowsAreNoCycle needs) read it healthy. A
+// re-probe's windows hold still between its dips (a band under oscBand); a
+// saw-tooth ramps in every window (bands 27–71 %): the tops are asked only
+// where a window of the run held still. Fails on the tops asked always.
 func TestLimitCycleTwoWindowsLong(t *testing.T) {
-	r := Classify("failsafe-adaptive", readTestdata(t, "failsafe-limit-cycle-two-windows.csv"), Options{})
-	if r.Class != Oscillating {
-		t.Fatalf("class %s (confidence %.2f), want oscillating", r.Class, r.Confidence)
-	}
-	if !saying(r, Oscillating, "limit cycle") {
-		t.Errorf("no oscillating finding names the limit cycle: %+v", r.Findings)
+	for _, tc := range []struct{ target, name string }{
+		{"failsafe-adaptive", "failsafe-limit-cycle-two-windows.csv"},
+		{"oscillating-aimd", "aimd-saw-tooth-beating-with-the-window-1s.csv"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Classify(tc.target, readTestdata(t, tc.name), Options{})
+			if r.Class != Oscillating {
+				t.Fatalf("class %s (confidence %.2f), want oscillating", r.Class, r.Confidence)
+			}
+			if !saying(r, Oscillating, "limit cycle") {
+				t.Errorf("no oscillating finding names the limit cycle: %+v", r.Findings)
+			}
+		})
 	}
 }
 
@@ -1152,30 +1177,6 @@ func TestLimitCycleTwoWindowsLong(t *testing.T) {
 // TestLimitCycleTwoWindowsLong). Healthy, with no oscillating finding.
 func TestReprobesAcrossWindowsAreNoCycle(t *testing.T) {
 	wantWithout(t, "gradient", "gradient-reprobes-across-windows-behind-1500ms.csv", Healthy, Oscillating)
-}
-
-// TestSawToothBeatingWithTheWindow: our AIMD (Increase 7, MaxLimit 3,500)
-// over a capacity of 350 behind a 1.4 s downstream, read every second
-// (testdata/aimd-saw-tooth-beating-with-the-window-1s.csv, the first 12
-// minutes of the calibration matrix's oscillating-aimd C=350 iv=1s σ=0.3)
-// saws between 550 and 1,020 every 110 s or so: about 1.85 one-minute
-// windows. No window holds two legs of it in a row with the band of a
-// slow swing, and the window medians alternate 490, 791, 668, 858, 667,
-// 898, 694 — but the tops (90th percentiles) stay near the saw's peak
-// (609, 910, 1,022, 976, 1,018, 1,017, 813), so asking the tops to
-// alternate as well (the rule TestReprobesAcrossWindowsAreNoCycle needs)
-// read it healthy. A re-probe's windows hold still between its dips (a
-// band under oscBand); a saw-tooth ramps in every window (bands 27–71 %):
-// the tops are asked only where a window of the run held still.
-// Oscillating, its finding naming the limit cycle.
-func TestSawToothBeatingWithTheWindow(t *testing.T) {
-	r := Classify("oscillating-aimd", readTestdata(t, "aimd-saw-tooth-beating-with-the-window-1s.csv"), Options{})
-	if r.Class != Oscillating {
-		t.Fatalf("class %s (confidence %.2f), want oscillating", r.Class, r.Confidence)
-	}
-	if !saying(r, Oscillating, "limit cycle") {
-		t.Errorf("no oscillating finding names the limit cycle: %+v", r.Findings)
-	}
 }
 
 // TestFloorNoiseIsNoSwing: Vector's adaptive request concurrency (as
