@@ -1088,6 +1088,14 @@ func TestSwingAtItsFloorIsNoSlowerDownstream(t *testing.T) {
 // is healthy (failsafe-go's is still degraded then, from a later window
 // that turns away 89 % of demand: swampedShare). Fails without
 // lostMostOpening.
+//
+// The simulator's go-concurrency-limits Gradient2 at 10–15 over a
+// downstream cut to 2.4, read every 15 s and opening mid-incident
+// (testdata/gcl-gradient2-opening-losses-half-the-limit-15s.csv, draw
+// + 293), loses 85 % of what completes with in-flight at 53–82 % of its
+// limit: its first two windows read healthy while in-flight had to press
+// against the limit, and only the third (in-flight at 38 %, the failing
+// rule's) read degraded. Every window is degraded, no healthy finding.
 func TestOpeningOnMostLost(t *testing.T) {
 	scaled := func(k float64) func([]trace.Sample) []trace.Sample {
 		return func(smp []trace.Sample) []trace.Sample {
@@ -1102,10 +1110,12 @@ func TestOpeningOnMostLost(t *testing.T) {
 		file, target string
 		losses       float64
 		want         Class
+		noHealthy    bool // every window degraded
 	}{
-		{"vector-arc-opening-losses.csv", "vector-arc", 1, Degraded},
-		{"failsafe-opening-losses.csv", "failsafe-adaptive", 1, Degraded},
-		{"vector-arc-opening-losses.csv", "vector-arc", 0.4, Healthy},
+		{"vector-arc-opening-losses.csv", "vector-arc", 1, Degraded, false},
+		{"failsafe-opening-losses.csv", "failsafe-adaptive", 1, Degraded, false},
+		{"vector-arc-opening-losses.csv", "vector-arc", 0.4, Healthy, false},
+		{"gcl-gradient2-opening-losses-half-the-limit-15s.csv", "gcl-gradient2", 1, Degraded, true},
 	} {
 		t.Run(fmt.Sprintf("%s losses ×%.1f", tc.file, tc.losses), func(t *testing.T) {
 			r := Classify(tc.target, scaled(tc.losses)(readTestdata(t, tc.file)), Options{})
@@ -1113,6 +1123,11 @@ func TestOpeningOnMostLost(t *testing.T) {
 				t.Errorf("class %s (confidence %.2f), want %s", r.Class, r.Confidence, tc.want)
 				for _, f := range r.Findings {
 					t.Logf("%s: %s", f.Class, f.Evidence.Summary)
+				}
+			}
+			for _, f := range r.Findings {
+				if tc.noHealthy && f.Class == Healthy {
+					t.Errorf("healthy %s–%s: %s", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), f.Evidence.Summary)
 				}
 			}
 		})

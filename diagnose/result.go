@@ -453,7 +453,7 @@ func (s *Stream) describe(f *Finding) {
 			}
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedLostOpening:
-			sum = fmt.Sprintf("losses made %.1f%% of completions with no calm level of losses before them in the trace, in-flight pressed against the limit (median %.1f): a limiter probing a healthy downstream's shed point loses about half at most", 100*w.dropShare, w.limitMed)
+			sum = fmt.Sprintf("losses made %.1f%% of completions with no calm level of losses before them in the trace, in-flight at %.0f%% of the limit (median %.1f): a limiter probing a healthy downstream's shed point loses about half at most", 100*w.dropShare, 100*w.util, w.limitMed)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedStalled:
 			sum = fmt.Sprintf("no request succeeded in the window (none of its %d samples has an RTT, against %.1f ms before) while in-flight held %.1f of a limit of %.1f: the downstream completes nothing it is sent", w.n, w.rttAt, w.inFlightMed, w.limitMed)

@@ -96,8 +96,8 @@ degraded-downstream (critical)
   min RTT while in-flight fills half the limit — a limit flipping 8↔9 with
   losses is as likely probing a healthy downstream's shed point; or pinned
   at 1–2 rejecting demand with losses; or, before any calm level, losses at
-  60% of completions or more with in-flight pressed against the limit,
-  wherever it sits (a limiter probing a shed point loses about half at
+  60% of completions or more with in-flight filling half the limit or
+  more, wherever it sits (a limiter probing a shed point loses about half at
   most). Swamped: the limit turns away 85% of
   demand or more while losses make 1% of completions and twice their calm
   level (or there is none), wherever the limit sits, or 80% or more with the
