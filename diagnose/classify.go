@@ -844,6 +844,12 @@ type windowStats struct {
 	// judged against it afterwards (standingAgainstBaseline); 0 where the
 	// window's own min RTT showed it
 	queueBase float64
+	// likeRTT and likeInFlight are the RTT's and in-flight's medians in the
+	// deepest earlier window where this one held as many requests with its
+	// RTT doubled (likeLoad; 0: not so): its finding states the rise
+	// against them, the downstream's own, beside the rise against the
+	// baseline (which a limit cycle sets at its bottom)
+	likeRTT, likeInFlight float64
 }
 
 // degradedEvidence names which evidence made a window degraded-downstream,
@@ -2375,6 +2381,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	swingLevel := level
 	if likeLoad {
 		swingLevel = math.Max(level, s.deepest.limit)
+		w.likeRTT, w.likeInFlight = s.deepest.rtt, s.deepest.inFlight
 	}
 	proxySwingHeld := grownSlower && (w.p10 > 0 && w.rttRise >= slowerGrownRTTRise*w.p90/w.p10 || noDeeper || likeLoad)
 	swingHeld := swinging && (!w.rttProxy || proxySwingHeld) && w.rttRise >= slowerGrownRTTRise && w.limitMed <= ownQueueGrowth*swingLevel+jitter(swingLevel)

@@ -1234,7 +1234,10 @@ func TestFloorNoiseIsNoSwing(t *testing.T) {
 // it the RTT stood at 156–200 ms with as many in flight: the downstream's.
 //
 // Degraded from a window after the creep began to the end; the cycle
-// before it stays oscillating.
+// before it stays oscillating. The finding states the RTT's rise against
+// the window that held as many requests (rtt_rise_like_load, 2× or more):
+// the rise against the baseline, set at the cycle's bottom, overstates
+// the downstream's.
 func TestSlowdownUnderALimitCycle(t *testing.T) {
 	creep := time.Date(2000, 1, 1, 0, 10, 0, 0, time.UTC)
 	for _, name := range []string{"failsafe-cycling-through-latency-creep-15s.csv", "failsafe-cycling-through-latency-creep-5s.csv"} {
@@ -1250,6 +1253,9 @@ func TestSlowdownUnderALimitCycle(t *testing.T) {
 					found = true
 					if f.Start.Before(creep) || f.Start.After(creep.Add(4*time.Minute)) || f.End.Before(r.End.Add(-time.Minute)) {
 						t.Errorf("degraded %s–%s, want from 00:10–00:14 to the end (%s)", f.Start.Format("15:04:05"), f.End.Format("15:04:05"), r.End.Format("15:04:05"))
+					}
+					if rise := f.Evidence.Values["rtt_rise_like_load"]; rise < 2 || !strings.Contains(f.Evidence.Summary, "with as many requests in flight") {
+						t.Errorf("the finding states no rise at like load (rtt_rise_like_load %.2f): %s", rise, f.Evidence.Summary)
 					}
 				case f.Class == Oscillating && f.Start.Before(creep.Add(-time.Minute)) && !f.End.After(creep.Add(4*time.Minute)):
 				case f.Class == Oscillating:

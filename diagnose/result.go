@@ -476,13 +476,24 @@ func (s *Stream) describe(f *Finding) {
 			case w.rttProxy:
 				what = "the RTT (no min-RTT series)"
 			}
+			// like states the rise to rtt against the deepest earlier
+			// window that held as many requests (likeLoad): the rise the
+			// downstream made, where the baseline sat at a limit cycle's
+			// bottom
+			like := func(rtt float64) string {
+				if w.likeRTT <= 0 {
+					return ""
+				}
+				v["rtt_rise_like_load"] = decimal.Round(rtt/w.likeRTT, 2)
+				return fmt.Sprintf(", %.2f× the %.1f ms it ran at before with as many requests in flight, %.1f", rtt/w.likeRTT, w.likeRTT, w.likeInFlight)
+			}
 			if w.rttRise >= degradedRTTRise || w.rttAt <= 0 {
 				// the rise is to the window's median or its last third,
 				// whichever is higher (a rise late in the window)
-				sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.base*w.rttRise, w.limitMed, w.floor, w.ref)
+				sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms%s) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.base*w.rttRise, like(w.base*w.rttRise), w.limitMed, w.floor, w.ref)
 			} else {
 				// decided by the RTT: the min-RTT estimate did not follow
-				sum = fmt.Sprintf("the RTT rose %.2f× (from %.1f ms to %.1f ms; the min-RTT estimate moved %.2f×) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttMed/w.rttAt, w.rttAt, w.rttMed, w.rttRise, w.limitMed, w.floor, w.ref)
+				sum = fmt.Sprintf("the RTT rose %.2f× (from %.1f ms to %.1f ms%s; the min-RTT estimate moved %.2f×) while the limit sat at %.1f (floor %.1f, best %.1f)", w.rttMed/w.rttAt, w.rttAt, w.rttMed, like(w.rttMed), w.rttRise, w.limitMed, w.floor, w.ref)
 				v["rtt_rise"] = decimal.Round(w.rttMed/w.rttAt, 2)
 			}
 			if w.tputShare < 1 {

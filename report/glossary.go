@@ -229,6 +229,10 @@ Statistics (reports, JSON stats and evidence values)
                      min RTT or more (a standing queue)
   rtt_rise           the RTT's median over the last third of a window over its
                      median over the first third
+  rtt_rise_like_load the RTT's median over its median in the deepest earlier
+                     window that held as many requests in flight: at as many
+                     in flight the limiter's own queue is as deep, so the
+                     rise is the downstream's
   loss_share         the share of samples with loss events
   lost_share         lost / (lost + completed): the share of requests lost to
                      errors or timeouts, completions by Little's law
