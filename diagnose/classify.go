@@ -2374,9 +2374,11 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// 156–200 ms at the same 17–21 in flight (3–4× the top's), completions
 	// at a fifth, and read oscillating for the whole trace. Over the 6,320
 	// dumped traces whole, cut to minutes 8–22, with 10 % of scrapes missed,
-	// scrapes ±30 % off their beat, coarsened 3× and 5×, and without the
-	// loss or the min-RTT columns (50,560 judgements): 11 gained by truth
-	// (failsafe-go degraded at 10, two draws), none lost
+	// scrapes ±30 % off their beat, coarsened 3× and 5× (the loss and
+	// rejection counts summed), and without the loss or the min-RTT columns
+	// (50,560 judgements): 9 gained by truth (failsafe-go degraded at 10,
+	// two draws: whole, cut, missed, off-beat and without either column;
+	// coarsened, none), none lost
 	likeLoad := w.hasUtil && s.deepest.rtt > 0 && s.deepest.asDeepAs(&w) && w.inFlightP90 >= s.deepest.inFlight && w.rttMed >= slowerGrownRTTRise*s.deepest.rtt
 	swingLevel := level
 	if likeLoad {
