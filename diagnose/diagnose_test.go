@@ -1269,6 +1269,37 @@ func TestSlowdownUnderALimitCycle(t *testing.T) {
 	}
 }
 
+// TestSlowerBehindItsQueueWithoutMinRTT: Vector's ARC (limiter.Vector,
+// written from Vector's documentation) over a capacity of 20 behind
+// 100 ms, read every 15 s, with no min-RTT column (the RTT stands in for
+// one; testdata/vector-arc-slower-behind-its-queue-no-min-rtt-15s.csv,
+// free-latency draw + 307). It held 57 over a standing queue (RTT 360 ms);
+// from 00:15 the downstream's latency doubled, tripled and quadrupled, and
+// ARC cut to 24 — its queue shrank as the latency grew, so the RTT rose
+// only 1.38× while completions fell to 29 %. A limit fallen to half needs
+// the RTT up 1.25× (slowerFallenFar), but the window's last third was
+// asked to stand 1.5× up (drained), and the trace read healthy. Each rise
+// now stands in the last third at the rise it asked for: degraded after
+// the creep began, the finding naming the RTT as the stand-in.
+func TestSlowerBehindItsQueueWithoutMinRTT(t *testing.T) {
+	r := Classify("vector-arc", readTestdata(t, "vector-arc-slower-behind-its-queue-no-min-rtt-15s.csv"), Options{})
+	if r.Class != Degraded {
+		t.Fatalf("class %s, want degraded-downstream", r.Class)
+	}
+	creep := sim.Epoch.Add(15 * time.Minute)
+	for _, f := range r.Findings {
+		if f.Class != Degraded {
+			continue
+		}
+		if f.Start.Before(creep) {
+			t.Errorf("degraded from %s, before the creep began at 00:15", f.Start.Format("15:04:05"))
+		}
+		if !strings.Contains(f.Evidence.Summary, "the RTT (no min-RTT series) rose") || strings.Contains(f.Evidence.Summary, "min-RTT estimate") {
+			t.Errorf("the finding does not name the RTT as the stand-in: %s", f.Evidence.Summary)
+		}
+	}
+}
+
 // TestAlternations counts the moves up and down in a row that end at the
 // last level, each at least the threshold.
 func TestAlternations(t *testing.T) {

@@ -487,9 +487,11 @@ func (s *Stream) describe(f *Finding) {
 				v["rtt_rise_like_load"] = decimal.Round(rtt/w.likeRTT, 2)
 				return fmt.Sprintf(", %.2f× the %.1f ms it ran at before with as many requests in flight, %.1f", rtt/w.likeRTT, w.likeRTT, w.likeInFlight)
 			}
-			if w.rttRise >= degradedRTTRise || w.rttAt <= 0 {
+			if w.rttRise >= degradedRTTRise || w.rttAt <= 0 || w.rttProxy {
 				// the rise is to the window's median or its last third,
-				// whichever is higher (a rise late in the window)
+				// whichever is higher (a rise late in the window); where
+				// the RTT stands in for a min RTT there is no estimate to
+				// tell apart from it
 				sum = fmt.Sprintf("%s rose %.2f× (from %.1f ms to %.1f ms%s) while the limit sat at %.1f (floor %.1f, best %.1f)", what, w.rttRise, w.base, w.base*w.rttRise, like(w.base*w.rttRise), w.limitMed, w.floor, w.ref)
 			} else {
 				// decided by the RTT: the min-RTT estimate did not follow
