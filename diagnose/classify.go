@@ -2073,9 +2073,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.inFlightMed, w.inFlightP90 = medianAnd90(u)
 	}
 	// min RTT: level against the series' baseline, and rise within the window
-	// drained, drainedFollowed: set only where the RTT stands in for it
-	// (below)
-	drained, drainedFollowed := false, false
+	// lastRise: the RTT's last third over the base, set only where the RTT
+	// stands in for a min RTT (below; +Inf elsewhere)
+	lastRise := math.Inf(1)
 	if !s.rttKindKnown && s.have&trace.FieldRTTMin != 0 {
 		s.rttAveraged, s.rttKindKnown = s.minRTTAveraged(pts)
 	}
@@ -2123,13 +2123,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.base = math.Min(s.base.rttMin, first)
 		if w.base > 0 {
 			w.rttRise = math.Max(w.rttMed, last) / w.base
-			// drained: the RTT's last third is back under degradedRTTRise
-			// of the base — the limiter's own queue drained as its limit
-			// fell, not a slower downstream; drainedFollowed: under
-			// rttFollows, for the one rise that needs only that
-			// (slowerFallenFar)
-			drained = last < degradedRTTRise*w.base
-			drainedFollowed = last < rttFollows*w.base
+			// a last third back under the rise a rule asked for is the
+			// limiter's own queue drained as its limit fell, not a slower
+			// downstream (held below)
+			lastRise = last / w.base
 		}
 	}
 	nd, withDrop, nr, withReject, nBoth, atLimit := 0, 0, 0, 0, 0, 0
@@ -2429,16 +2426,16 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// repeated 5× and without the RTT column: no verdict changed; none
 	// lost anywhere
 	// each rise must still stand in the window's last third at the rise it
-	// asked for: a limit fallen to half needs the RTT up rttFollows, and a
-	// last third back under degradedRTTRise but above rttFollows still
-	// holds it. Vector's ARC over a downstream whose latency doubled, with
+	// asked for (lastRise): degradedRTTRise, or rttFollows for a limit
+	// fallen to half, which a last third under degradedRTTRise but above
+	// rttFollows still holds. Vector's ARC over a downstream whose latency doubled, with
 	// no min-RTT series (the RTT stands in), fell from 57 to 24 over a
 	// standing queue that hid most of the rise: the RTT up 1.38× through
-	// the window, completions at 29 %, read healthy while drained asked
+	// the window, completions at 29 %, read healthy while every rule asked
 	// 1.5× of the last third. Over the 6,320 dumped traces whole and
 	// under 7 perturbations: 8 gained by truth (degraded: without the loss
 	// or the min-RTT columns), none lost
-	slower := (slowerLow || slowerHeld || slowerFar) && !drained || slowerFallenFar && !drainedFollowed
+	slower := (slowerLow || slowerHeld || slowerFar) && lastRise >= degradedRTTRise || slowerFallenFar && lastRise >= rttFollows
 	if slower && w.hasUtil {
 		// and completions that fell are the downstream's only where demand
 		// still filled the limit (in-flight at pipelineUtil of it by median,
