@@ -627,6 +627,41 @@ func TestTrickleOfLossesIsNotFailing(t *testing.T) {
 	}
 }
 
+// A downstream that loses a steady few percent spreads them over windows:
+// failsafe-go's queueing limiter over a downstream of 1 under a light load
+// (queueing limiters' calibration draw, read every 5 s) loses 2.2–5.9 % of
+// what completes window by window, its limit at 25 with one request in
+// flight. Against the lowest of those windows as the calm level, the 5.9 %
+// window read "losses twice their calm level" and, with the limit far from
+// binding, a failing downstream (calmLevelDepth). The same trace with its
+// losses tripled from minute 10 on is a downstream that began to fail.
+func TestSteadyLossesSpreadOverWindowsAreTheCalmLevel(t *testing.T) {
+	from := readTestdata(t, "failsafe-queued-steady-losses-far-from-binding-5s.csv")[0].Time.Add(10 * time.Minute)
+	for _, c := range []struct {
+		name     string
+		k        float64
+		degraded bool
+	}{
+		{"as recorded", 1, false},
+		{"tripled from minute 10", 3, true},
+	} {
+		smp := readTestdata(t, "failsafe-queued-steady-losses-far-from-binding-5s.csv")
+		for i := range smp {
+			if !smp[i].Time.Before(from) {
+				smp[i].Dropped *= c.k
+			}
+		}
+		r := Classify("failsafe-queued", smp, Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if !c.degraded && r.Class != PipelineBound {
+			t.Errorf("%s: %s, want pipeline-bound", c.name, r.Class)
+		}
+		if c.degraded && !degradedSaying(r, "fails what the limit lets through") {
+			t.Errorf("%s: the evidence does not say the downstream fails what the limit lets through: %+v", c.name, r.Findings)
+		}
+	}
+}
+
 // A limiter leaving its initial limit overshoots and turns back a few times
 // before it settles: a swinging first window followed by a calm one is that
 // warm-up, not oscillation. Swings that go on into the second window are
