@@ -86,17 +86,19 @@ type Reader struct {
 	RunningTotals Field
 	read          int64
 
-	name     string
-	format   Format
-	br       *bufio.Reader
-	line     int  // line number of the last line read
-	lastCR   bool // the last line read ended in "\r\n"
-	cols     []int
-	present  Field
-	header   bool
-	seen     map[string]*targetState
-	targets  map[string]string
-	unknown  map[string]bool
+	name    string
+	format  Format
+	br      *bufio.Reader
+	line    int  // line number of the last line read
+	lastCR  bool // the last line read ended in "\r\n"
+	cols    []int
+	present Field
+	header  bool
+	seen    map[string]*targetState
+	targets map[string]string
+	unknown map[string]bool
+	// members: the last JSONL line's object, member by member (reused)
+	members  []jsonMember
 	warnings []string
 	rec      [][]byte
 	buf      []byte
@@ -734,13 +736,15 @@ func (r *Reader) readJSON() (Sample, error) {
 
 func (r *Reader) jsonSample(line []byte, lineNo int) (Sample, error) {
 	var s Sample
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(line, &obj); err != nil {
+	members, err := jsonMembers(line, r.members[:0])
+	r.members = members
+	if err != nil {
 		return s, r.errorf(lineNo, "not a JSON object: %v", err)
 	}
 	hasTime := false
 	var unknown []string
-	for key, raw := range obj {
+	for _, m := range members {
+		key, raw := m.key, m.raw
 		name := strings.ToLower(key)
 		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 			continue
@@ -802,6 +806,46 @@ func (r *Reader) jsonSample(line []byte, lineNo int) (Sample, error) {
 		return s, r.errorf(lineNo, "the object has no time field")
 	}
 	return s, r.followTarget(&s, lineNo)
+}
+
+// jsonMember is one member of a JSONL line's object.
+type jsonMember struct {
+	key string
+	raw json.RawMessage
+}
+
+// jsonMembers splits line, one JSON object, into its members in the order
+// they appear, appended to into. Decoded into a Go map they were visited in
+// random order, so of two bad values in a line the one reported changed
+// from run to run (and of one field spelt twice, the one kept).
+func jsonMembers(line []byte, into []jsonMember) ([]jsonMember, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	tok, err := dec.Token()
+	if err != nil {
+		return into, err
+	}
+	if tok != json.Delim('{') {
+		return into, fmt.Errorf("it opens with %v", tok)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return into, err
+		}
+		key, _ := tok.(string) // a member's name is always a string
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return into, err
+		}
+		into = append(into, jsonMember{key, raw})
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return into, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return into, errors.New("more follows its closing brace")
+	}
+	return into, nil
 }
 
 // Open opens a trace file for reading: "-" is stdin, a .gz suffix is read

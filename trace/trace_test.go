@@ -274,6 +274,11 @@ func TestReadJSONL(t *testing.T) {
 		{`{"time":1,"limit":"4"}`, "limit must be a number"},
 		{`{"time":1,"limit":-4}`, "negative"},
 		{`[1,2]` + "\n", "not a JSON object"},
+		{`{"time":1} {"time":2}`, "not a JSON object: more follows its closing brace"},
+		// of two bad values, the first in the line, every time (the
+		// members were visited in a Go map's random order)
+		{`{"time":"x","target":40}`, `time "x"`},
+		{`{"target":40,"time":"x"}`, "target must be a string"},
 	} {
 		_, _, err := readAllString(t, bad.body+"\n", JSONL)
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
