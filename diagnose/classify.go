@@ -2485,7 +2485,30 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		_, lastUtil := w.utilThirds.of(s, pts, utilisation)
 		shedsSlower := (!w.rttProxy || fewer) && rttUp && w.rttRise >= slowerGrownRTTRise && completesFar &&
 			(w.util >= burstUtil && lastUtil >= burstUtil || s.ranAway(&w))
-		slower = w.util >= pipelineUtil && lastUtil >= pipelineUtil || shedsSlower
+		// steadySlower: or in-flight held where it stood at the RTT's
+		// baseline (its median within a jitter of that window's, either
+		// way, and not emptied over the last third: an idle gap between
+		// batches does) while the RTT doubled and completions fell to
+		// slowerShare, wherever that sits under the limit: the same
+		// requests in flight at twice the RTT are the downstream's doing,
+		// and a limit nothing presses builds no queue of its own. A
+		// pipeline that holds a steady few requests (a worker pool, a
+		// queueing limiter's permits) keeps them in flight while its
+		// downstream slows, as timeouts clear the rest: failsafe-go's
+		// queueing limiter at its maximum of 25 over a downstream of 1,
+		// 4 in flight before and after a latency creep to 4×, the RTT
+		// 4.8× up, completions at a fifth, read pipeline-bound in a trace
+		// without the loss column. Over the 6,320 dumped traces and the
+		// queueing limiters' 360, whole and under 7 perturbations: 14
+		// gained by truth, all without the loss columns (degraded:
+		// failsafe-go with and without a queue, go-concurrency-limits'
+		// Gradient2 and the simulator's Envoy at capacities of 1–4),
+		// none lost, no other verdict moved; without the last-third
+		// condition a batch pipeline (go-concurrency-limits' Vegas at 3,
+		// 10 % of scrapes missed) read degraded
+		steadySlower := s.base.inFlight > 0 && w.inFlightMed > 0 && math.Abs(w.inFlightMed-s.base.inFlight) <= jitter(s.base.inFlight) &&
+			lastUtil >= w.util/2 && rttUp && w.rttRise >= slowerGrownRTTRise && completesFar
+		slower = w.util >= pipelineUtil && lastUtil >= pipelineUtil || shedsSlower || steadySlower
 	}
 	// overloaded: completions held at their best (tputFall) while the RTT
 	// stands 1.25× above its baseline (rttFollows): the downstream takes

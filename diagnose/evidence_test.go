@@ -662,6 +662,33 @@ func TestSteadyLossesSpreadOverWindowsAreTheCalmLevel(t *testing.T) {
 	}
 }
 
+// A pipeline that holds a steady few requests far under the limit keeps
+// them in flight while its downstream slows: failsafe-go's queueing
+// limiter at its maximum of 25 over a downstream of 1, 4 in flight before
+// and after a latency creep to 4×, its RTT 5× up and completions at a
+// fifth. Without the loss columns nothing else shows the incident, and it
+// read pipeline-bound (steadySlower). A batch pipeline's idle gaps empty
+// in-flight while the queue a burst built raises the RTT: go-concurrency-
+// limits' Vegas at 3, its scrapes 10 % missed, stays pipeline-bound.
+func TestSlowerBehindASteadyPipeline(t *testing.T) {
+	for _, c := range []struct {
+		file, target string
+		want         Class
+	}{
+		{"failsafe-queued-latency-creep-no-loss-columns-5s.csv", "failsafe-queued", Degraded},
+		{"gcl-vegas-batches-scrapes-missed-5s.csv", "pipeline", PipelineBound},
+	} {
+		r := Classify(c.target, readTestdata(t, c.file), Options{})
+		if r.Class != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.file, r.Class, c.want, r.Findings)
+		}
+		wantDegradedFinding(t, c.file, r, c.want == Degraded)
+		if c.want == Degraded && !degradedSaying(r, "the RTT (no min-RTT series) rose", "with as many requests in flight", "completions fell to") {
+			t.Errorf("%s: the evidence does not state the RTT's rise at as many requests in flight: %+v", c.file, r.Findings)
+		}
+	}
+}
+
 // A limiter leaving its initial limit overshoots and turns back a few times
 // before it settles: a swinging first window followed by a calm one is that
 // warm-up, not oscillation. Swings that go on into the second window are
