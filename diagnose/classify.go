@@ -1026,7 +1026,11 @@ type recording struct {
 // freshRecording is a recording before its first window: no baseline yet.
 func freshRecording() recording {
 	inf := math.Inf(1)
-	return recording{floor: inf, base: baseline{rttMin: inf}, dropRef: inf, lowLoss: [calmLevelDepth]float64{inf, inf, inf}}
+	r := recording{floor: inf, base: baseline{rttMin: inf}, dropRef: inf}
+	for i := range r.lowLoss {
+		r.lowLoss[i] = inf
+	}
+	return r
 }
 
 // baseline is a judged window as it was, for later windows to be judged
@@ -2498,7 +2502,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// queueing limiter at its maximum of 25 over a downstream of 1,
 		// 4 in flight before and after a latency creep to 4×, the RTT
 		// 4.8× up, completions at a fifth, read pipeline-bound in a trace
-		// without the loss column. Over the 6,320 dumped traces and the
+		// without the loss column — which is what failsafe-go gives an
+		// exporter (v0.9.8 adaptivelimiter/adaptivelimiter.go: its Metrics
+		// are Limit, Inflight, MaxInflight and Queued; no losses, no
+		// RTT). Over the 6,320 dumped traces and the
 		// queueing limiters' 360, whole and under 7 perturbations: 14
 		// gained by truth, all without the loss columns (degraded:
 		// failsafe-go with and without a queue, go-concurrency-limits'
