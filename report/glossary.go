@@ -43,7 +43,11 @@ degraded-downstream (critical)
   gap completes nothing because nothing is sent) — or a fifth of it where
   the min RTT doubled and the RTT rose 1.5× with completions at 40% or less
   (a slower downstream shedding the rest as fast failures holds fewer than
-  the limit lets in); an interval with losses
+  the limit lets in), or at any share of it where in-flight held where it
+  stood at the RTT's baseline (not emptied over the window's last third)
+  while the RTT doubled and completions fell to 40% or less (the same
+  requests in flight at twice the RTT: a pipeline's steady few, a queueing
+  limiter's permits); an interval with losses
   and no RTT completed nothing. Stalled: a whole window with no RTT while
   in-flight holds requests, in a trace that had one (the window ten of its
   RTTs or more): nothing sent succeeded, all the series show without the
@@ -119,7 +123,10 @@ degraded-downstream (critical)
   with in-flight not pressed against the limit, while turning away 80% of
   demand or while its limit grew through the losses, is no calm level, nor
   one whose limit sank 5% with losses of 1%: a limiter backing off from an
-  incident the trace opens in). The evidence names which it saw, with its
+  incident the trace opens in). The calm level is a third of the way up the
+  calm windows' loss shares, no higher than their third-lowest: a steady
+  few percent spread over windows is not "twice" its luckiest window. The
+  evidence names which it saw, with its
   numbers. Page the downstream's owner; raising the limit would only queue
   more.
 
