@@ -475,6 +475,9 @@ const (
 	// 4.3 %; whole it reads healthy either way); the queueing limiters'
 	// 360 dumped traces, 3 gained, none lost; held-out cells unchanged
 	calmLevelDepth = 3
+	// calmLevelQuantile: how far up the calm windows' loss shares the calm
+	// level is taken (calmLevelDepth)
+	calmLevelQuantile = 1.0 / 3
 	// pinnedErrorShare and pinnedRTTRatio: a limit pinned with loss events
 	// at 2 % of completions (with no earlier level in the trace — it starts
 	// mid-incident — only at a hard floor, or with the RTT at 1.5× the min
@@ -1646,7 +1649,7 @@ func (r *recording) addCalmLoss(v float64) {
 		}
 	}
 	r.calmN++
-	r.dropRef = r.lowLoss[min(calmLevelDepth-1, int(math.Round(float64(r.calmN-1)/3)))]
+	r.dropRef = r.lowLoss[min(calmLevelDepth-1, int(math.Round(float64(r.calmN-1)*calmLevelQuantile)))]
 }
 
 // calmLosses reports a window whose loss share may stand as the calm level

@@ -286,7 +286,11 @@ func Build(opt Options) (File, []string, error) {
 	lossEvidence := have[trace.FieldDropped] && have[trace.FieldInFlight] && rtt != ""
 	if lossEvidence {
 		// losses / (losses + completions), and their calm level: the
-		// lowest over the baseline span
+		// lowest over the baseline span. Not a third of the way up, as
+		// diagnose's (calmLevelDepth): diagnose takes it from windows that
+		// were not degraded, while a baseline span holds the incident's own
+		// minutes too, so an incident two thirds of the span long would set
+		// the level it is judged against and resolve its own alert
 		rec("limitscope:lost_share", shareOfDemand("limitscope:dropped:rate1m"))
 		rec("limitscope:lost_share_calm", fmt.Sprintf("min_over_time(limitscope:lost_share:%s[%s])", w, base))
 	} else {
