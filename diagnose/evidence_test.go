@@ -636,7 +636,8 @@ func TestTrickleOfLossesIsNotFailing(t *testing.T) {
 // binding, a failing downstream (calmLevelDepth). The same trace with its
 // losses tripled from minute 10 on is a downstream that began to fail.
 func TestSteadyLossesSpreadOverWindowsAreTheCalmLevel(t *testing.T) {
-	from := readTestdata(t, "failsafe-queued-steady-losses-far-from-binding-5s.csv")[0].Time.Add(10 * time.Minute)
+	recorded := readTestdata(t, "failsafe-queued-steady-losses-far-from-binding-5s.csv")
+	from := recorded[0].Time.Add(10 * time.Minute)
 	for _, c := range []struct {
 		name     string
 		k        float64
@@ -645,7 +646,7 @@ func TestSteadyLossesSpreadOverWindowsAreTheCalmLevel(t *testing.T) {
 		{"as recorded", 1, false},
 		{"tripled from minute 10", 3, true},
 	} {
-		smp := readTestdata(t, "failsafe-queued-steady-losses-far-from-binding-5s.csv")
+		smp := append([]trace.Sample(nil), recorded...)
 		for i := range smp {
 			if !smp[i].Time.Before(from) {
 				smp[i].Dropped *= c.k
