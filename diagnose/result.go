@@ -501,6 +501,11 @@ func (s *Stream) describe(f *Finding) {
 			if w.tputShare < 1 {
 				sum += fmt.Sprintf(", and completions fell to %.0f%% of their best", 100*w.tputShare)
 			}
+			if w.hasUtil && w.util < pipelineUtil {
+				// judged slower under half the limit (shedsSlower,
+				// steadySlower): say so, or the reader sees a pipeline
+				sum += fmt.Sprintf(", with in-flight at %.0f%% of the limit: the downstream slowed, not the demand", 100*w.util)
+			}
 		}
 		if w.hasTput && w.tputFirst > 0 {
 			v["completions_per_s"] = decimal.Round(w.tput, 2)
