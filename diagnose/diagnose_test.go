@@ -1491,9 +1491,19 @@ func wantWithout(t *testing.T, target, name string, want, absent Class) {
 // against a limit of 5–10, and in one window the limit halved from 10 to 5
 // while timeouts made 4 % of completions: that read as a smaller
 // downstream, degraded. A limit nothing uses binds nothing: pipeline-bound,
-// no window degraded.
+// no window degraded. Nor does one used under half
+// (testdata/vector-arc-light-load-limit-pinned-unused-25s.csv: the
+// simulator's Vector ARC at a capacity of 8, read every 25 s, down from the
+// 23 of its overloaded opening to 3–4 under a light load, pinned there with
+// one request in flight while losses made 7–14 %, below their calm level:
+// "the limit fell to 3.0, 13% of its earlier 23.0", degraded).
 func TestUnusedLimitFallingIsNoCapacityLost(t *testing.T) {
-	wantNoDegraded(t, "gcl-gradient", "gcl-gradient-batch-unused-limit.csv", PipelineBound)
+	for _, c := range []struct{ target, file string }{
+		{"gcl-gradient", "gcl-gradient-batch-unused-limit.csv"},
+		{"pipeline", "vector-arc-light-load-limit-pinned-unused-25s.csv"},
+	} {
+		t.Run(c.file, func(t *testing.T) { wantNoDegraded(t, c.target, c.file, PipelineBound) })
+	}
 }
 
 // TestGradient2AverageIsNoMinRTT: go-concurrency-limits v1.0.0's Gradient2,

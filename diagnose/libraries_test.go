@@ -1058,7 +1058,9 @@ var blockingFamilies = []realFamily{
 // on the held-out draw (a ratchet, as realHeldOutFloor: today's level less
 // a trace). First measured, three runs alike: gcl-vegas-queued healthy 8/8,
 // pipeline-bound 9/10 (at a capacity of 1, a limit halving from 8 to 4
-// while losses went from 0.9 % to 1.0 % read degraded), degraded 8/8;
+// while losses went from 0.9 % to 1.0 % read degraded; 10/10 since a fall
+// with in-flight under half the limit is no capacity lost — the simulator's
+// Vector ARC on the calibration side), degraded 8/8;
 // failsafe-queued every class 100 % (healthy 2/2: its queue lets a small
 // downstream shed half of what it sends, and the truth leaves those runs
 // out; oscillating 3/3, its limit cycle). On the calibration draw (make

@@ -91,7 +91,8 @@ degraded-downstream (critical)
   their calm level, or it is pinned with losses — not where the losses are a
   trickle (under 5%) while the RTT falls by a third with the limit: the
   limiter's own queue timing out and draining (a mis-tuned AIMD crashing
-  from its saw-tooth's top). Already degraded: pinned low (at half its
+  from its saw-tooth's top), nor where in-flight uses under half the limit
+  (a limit that little of is used binds nothing). Already degraded: pinned low (at half its
   earlier level or less, or nailed to a value it was never above where the
   limit is continuous or at 1–2: an integer limit on one value may be its
   own equilibrium, Vegas) with losses at 2% of completions; when the trace

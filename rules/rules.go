@@ -507,12 +507,12 @@ func Build(opt Options) (File, []string, error) {
 		// level or not, as diagnose's (w.pinned && lossy): an AIMD that
 		// lost 8 % to shedding while healthy and, the downstream cut to
 		// 30 %, sits at 1 losing 4 % lost capacity all the same. Not a
-		// limit nothing uses (in-flight 0 at the median), whose fall is no
-		// capacity lost
+		// limit in-flight uses under half of (PipelineUtil), as diagnose's:
+		// its fall is no capacity lost
 		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s (limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s or limitscope:limit_pinned:%s == 1)",
 			w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w, w)
 		if have[trace.FieldInFlight] {
-			capacityLost += fmt.Sprintf(" and %s %s > 0", on, inFlightMedian)
+			capacityLost += fmt.Sprintf(" and %s limitscope:utilisation:%s >= %g", on, w, float64(diagnose.PipelineUtil))
 		}
 		alert("LimiterDegradedDownstream", "capacity-lost", "critical", diagnose.Degraded,
 			capacityLost,
