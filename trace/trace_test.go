@@ -268,6 +268,10 @@ func TestReadJSONL(t *testing.T) {
 	if s[1].Target != DefaultTarget || s[1].Has(FieldRTT) || len(w) != 1 {
 		t.Fatalf("got %+v warnings %v", s[1], w)
 	}
+	// a field given twice, in any case, keeps the later value
+	if s, _, err := readAllString(t, `{"time":1,"limit":4,"LIMIT":5}`+"\n", JSONL); err != nil || len(s) != 1 || s[0].Limit != 5 {
+		t.Fatalf("a field given twice: %+v %v", s, err)
+	}
 	for _, bad := range []struct{ body, want string }{
 		{`{"time":"x"}`, "t.csv:1: time \"x\""},
 		{`{"limit":1}`, "no time field"},
