@@ -1006,11 +1006,9 @@ type recording struct {
 	// at levelN-1 mod len), for swings slower than one window
 	levels [slowLevels]windowLevel
 	levelN int
-	// dropRef: the calm level of losses, taken from lowLoss (addCalmLoss),
-	// +Inf before any window was calm (calmLosses)
-	dropRef float64
-	// lowLoss: the lowest loss shares of the calm windows so far,
-	// ascending (+Inf where fewer were calm), of calmN calm windows
+	// lowLoss: the lowest loss shares of the calm windows so far
+	// (calmLosses), ascending (+Inf where fewer were calm), of calmN calm
+	// windows: the calm level is taken from them (dropRef)
 	lowLoss [calmLevelDepth]float64
 	calmN   int
 	// tputRef: the highest completion rate of any judged window that was
@@ -1030,7 +1028,7 @@ type recording struct {
 // freshRecording is a recording before its first window: no baseline yet.
 func freshRecording() recording {
 	inf := math.Inf(1)
-	r := recording{floor: inf, base: baseline{rttMin: inf}, dropRef: inf}
+	r := recording{floor: inf, base: baseline{rttMin: inf}}
 	for i := range r.lowLoss {
 		r.lowLoss[i] = inf
 	}
@@ -1066,6 +1064,12 @@ type baseline struct {
 // w's in-flight median and 90th percentile each within a jitter of b's.
 func (b *baseline) asDeepAs(w *windowStats) bool {
 	return w.inFlightMed <= b.inFlight+jitter(b.inFlight) && w.inFlightP90 <= b.inFlightP90+jitter(b.inFlightP90)
+}
+
+// asMany reports a window whose in-flight median is within a jitter of
+// the reference's, either way, with requests in flight.
+func (b *baseline) asMany(w *windowStats) bool {
+	return b.inFlight > 0 && w.inFlightMed > 0 && math.Abs(w.inFlightMed-b.inFlight) <= jitter(b.inFlight)
 }
 
 // deeper makes w the reference where it held more requests in flight than
@@ -1640,9 +1644,7 @@ func (s *Stream) commit(w windowStats) {
 	}
 }
 
-// addCalmLoss counts a calm window's loss share v and takes the calm level
-// anew: a third of the way up the calm windows' shares, lowest first, but
-// no higher than the calmLevelDepth-th lowest (calmLevelDepth).
+// addCalmLoss counts a calm window's loss share v among the lowest.
 func (r *recording) addCalmLoss(v float64) {
 	for i := range r.lowLoss {
 		if v < r.lowLoss[i] {
@@ -1650,7 +1652,17 @@ func (r *recording) addCalmLoss(v float64) {
 		}
 	}
 	r.calmN++
-	r.dropRef = r.lowLoss[min(calmLevelDepth-1, int(math.Round(float64(r.calmN-1)*calmLevelQuantile)))]
+}
+
+// dropRef is the calm level of losses: a third of the way up the calm
+// windows' shares, lowest first, but no higher than the
+// calmLevelDepth-th lowest (calmLevelDepth); +Inf before any window was
+// calm.
+func (r *recording) dropRef() float64 {
+	if r.calmN == 0 {
+		return math.Inf(1)
+	}
+	return r.lowLoss[min(calmLevelDepth-1, int(math.Round(float64(r.calmN-1)*calmLevelQuantile)))]
 }
 
 // calmLosses reports a window whose loss share may stand as the calm level
@@ -2235,7 +2247,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// a downstream cut to 30 % of its best reads as 42 %
 	completesFar := w.hasTput && completed <= slowerShare*best
 	// noCalm: no calm level of losses in the trace yet (dropRef)
-	noCalm := math.IsInf(s.dropRef, 1)
+	calmLoss := s.dropRef()
+	noCalm := math.IsInf(calmLoss, 1)
 	// the downstream already shed or timed out a material share of what
 	// the limit sent at its calmest (the lowest calm window's share, not
 	// the calm level): the limit sits above its capacity, and an RTT rise
@@ -2253,7 +2266,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	lossy := w.hasDropShare && w.dropShare >= errorShare
 	// errors up: losses at errorShare and twice their calm level, or with
 	// no calm level in the trace yet
-	errorsUp := lossy && (noCalm || w.dropShare >= 2*s.dropRef)
+	errorsUp := lossy && (noCalm || w.dropShare >= 2*calmLoss)
 	// inside the window: the limit fell to half or less while the RTT rose
 	// 1.5× and completions fell (an incident starting inside a short
 	// recording, before any baseline); a limit following a capacity step
@@ -2278,7 +2291,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			fellLossy = pressed >= idleUtilNoReject
 		}
 	}
-	w.dropCalm = s.dropRef // +Inf: no calm level in the trace yet
+	w.dropCalm = calmLoss // +Inf: no calm level in the trace yet
 	s.slowSwings(&w)
 	// at a hard floor: the limit nailed to one value (a limiter held at its
 	// configured minimum) or at 1–2. With no calm level in the trace, losses
@@ -2517,8 +2530,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// none lost, no other verdict moved; without the last-third
 		// condition a batch pipeline (go-concurrency-limits' Vegas at 3,
 		// 10 % of scrapes missed) read degraded
-		steadySlower := s.base.inFlight > 0 && w.inFlightMed > 0 && math.Abs(w.inFlightMed-s.base.inFlight) <= jitter(s.base.inFlight) &&
-			lastUtil >= w.util/2 && rttUp && w.rttRise >= slowerGrownRTTRise && completesFar
+		steadySlower := s.base.asMany(&w) && lastUtil >= w.util/2 && rttUp && w.rttRise >= slowerGrownRTTRise && completesFar
 		slower = w.util >= pipelineUtil && lastUtil >= pipelineUtil || shedsSlower || steadySlower
 	}
 	// overloaded: completions held at their best (tputFall) while the RTT
