@@ -2087,8 +2087,11 @@ func TestSlowdownAtFewerCompletionsThanIntervals(t *testing.T) {
 // its own); its healthy finding names the step so the reader can check the
 // downstream. Vector's ARC (limiter.Vector, simulator draw + 307, read
 // every 15 s) held 24 for fifteen minutes over a downstream that then lost
-// 70 % of its capacity with 5 % errors, while its own timeouts fell with
-// the limit: healthy throughout, its level 24 → 6 from 00:15:15.
+// 70 % of its capacity, its level 24 → 6 from 00:15:15. As recorded its
+// losses rose from 17 % of completions to 21–31 %: capacity lost
+// (TestLossesRisingOverASheddingLevelAreCapacityLost). With the losses
+// after the step scaled to 60 % (lossesAfter), near their calm level, it
+// follows a smaller downstream: healthy throughout, the step named.
 // go-concurrency-limits v1.0.0's Vegas, run for real from its initial 100
 // to 64, 44 and 25 in its first four minutes (validation draw), leaves a
 // start it never held: no step is named.
@@ -2097,15 +2100,28 @@ func TestHealthyStepDownIsNamed(t *testing.T) {
 		file          string
 		before, since float64 // 0: no step named
 		from          string
+		lossesAfter   float64 // losses from `from` on are scaled by it
 	}{
-		{"vector-arc-step-down-to-a-quarter-15s.csv", 24, 6, "2026-01-01T00:15:15Z"},
+		{"vector-arc-step-down-to-a-quarter-15s.csv", 24, 6, "2026-01-01T00:15:15Z", 0.6},
 		// the same downstream, calibration draw: one window at the new
 		// level swings 5–8 (its middle half 3 wide) and leaves the run
-		{"vector-arc-step-down-swinging-at-its-new-level-15s.csv", 23, 6, "2026-01-01T00:15:15Z"},
-		{"gcl-vegas-start-from-initial-limit-5s.csv", 0, 0, ""},
+		{"vector-arc-step-down-swinging-at-its-new-level-15s.csv", 23, 6, "2026-01-01T00:15:15Z", 0.6},
+		{"gcl-vegas-start-from-initial-limit-5s.csv", 0, 0, "", 1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			r := Classify("target", readTestdata(t, tc.file), Options{})
+			smp := readTestdata(t, tc.file)
+			if tc.from != "" {
+				from, err := time.Parse(time.RFC3339, tc.from)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range smp {
+					if !smp[i].Time.Before(from) {
+						smp[i].Dropped *= tc.lossesAfter
+					}
+				}
+			}
+			r := Classify("target", smp, Options{})
 			if r.Class != Healthy {
 				t.Fatalf("class %s, want healthy", r.Class)
 			}

@@ -663,6 +663,41 @@ func TestSteadyLossesSpreadOverWindowsAreTheCalmLevel(t *testing.T) {
 	}
 }
 
+// A downstream that already shed a steady share while the limit sat above
+// it and then lost capacity raises that share without doubling it: the
+// simulator's Vector ARC held at 23–24 over a downstream of 8 (read every
+// 15 s) loses 17 % of what completes window after window; cut to a
+// quarter, its limit falls to 6 and losses make 21–31 %. That read healthy
+// ("fell … with no verdict against the downstream", lossRiseShare), in
+// both draws. The same fall with the losses after it scaled to 60 % (near
+// their calm level, 15–19 %) is a limit following a smaller downstream,
+// and keeps no degraded finding (TestHealthyStepDownIsNamed).
+func TestLossesRisingOverASheddingLevelAreCapacityLost(t *testing.T) {
+	for _, c := range []struct {
+		file, fell string
+		k          float64
+		degraded   bool
+	}{
+		{"vector-arc-step-down-to-a-quarter-15s.csv", "25% of its earlier 24.0, while losses made", 1, true},
+		{"vector-arc-step-down-swinging-at-its-new-level-15s.csv", "25% of its earlier 24.0, while losses made", 1, true},
+		{"vector-arc-step-down-swinging-at-its-new-level-15s.csv", "", 0.6, false},
+	} {
+		name := fmt.Sprintf("%s, losses after the fall ×%g", c.file, c.k)
+		smp := readTestdata(t, c.file)
+		from := smp[0].Time.Add(15 * time.Minute)
+		for i := range smp {
+			if !smp[i].Time.Before(from) {
+				smp[i].Dropped *= c.k
+			}
+		}
+		r := Classify("vector-arc", smp, Options{})
+		wantDegradedFinding(t, name, r, c.degraded)
+		if c.degraded && !degradedSaying(r, c.fell) {
+			t.Errorf("%s: the evidence does not say the limit fell with losses up: %+v", name, r.Findings)
+		}
+	}
+}
+
 // A pipeline that holds a steady few requests far under the limit keeps
 // them in flight while its downstream slows: failsafe-go's queueing
 // limiter at its maximum of 25 over a downstream of 1, 4 in flight before

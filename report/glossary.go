@@ -88,7 +88,9 @@ degraded-downstream (critical)
   errors, in the first minutes of a recording); never right after a window
   that swung (a tooth of the swing). Smaller: the limit at half its earlier
   level or less while losses (dropped) reach 1% of completions and twice
-  their calm level, or it is pinned with losses — not where the losses are a
+  their calm level or 5 points of completions above it (a downstream that
+  already shed a steady share need not double it), or it is pinned with
+  losses — not where the losses are a
   trickle (under 5%) while the RTT falls by a third with the limit: the
   limiter's own queue timing out and draining (a mis-tuned AIMD crashing
   from its saw-tooth's top), nor where in-flight uses under half the limit

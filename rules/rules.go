@@ -508,9 +508,12 @@ func Build(opt Options) (File, []string, error) {
 		// lost 8 % to shedding while healthy and, the downstream cut to
 		// 30 %, sits at 1 losing 4 % lost capacity all the same. Not a
 		// limit in-flight uses under half of (PipelineUtil), as diagnose's:
-		// its fall is no capacity lost
-		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s (limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s or limitscope:limit_pinned:%s == 1)",
-			w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w, w)
+		// its fall is no capacity lost. Losses up here also means
+		// LossRiseShare above their calm level, as diagnose's lossesRose:
+		// a downstream that shed a steady share before it lost capacity
+		// need not double it
+		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s (limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s or limitscope:lost_share:%s >= limitscope:lost_share_calm:%s + %g or limitscope:limit_pinned:%s == 1)",
+			w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w, w, w, float64(diagnose.LossRiseShare), w)
 		if have[trace.FieldInFlight] {
 			capacityLost += fmt.Sprintf(" and %s limitscope:utilisation:%s >= %g", on, w, float64(diagnose.PipelineUtil))
 		}

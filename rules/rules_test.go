@@ -291,7 +291,9 @@ func promtoolAlertsOf(t *testing.T, m scrape.Mapping, in []series, expect map[st
 // median (a batch every fourth scrape, idle between) is no capacity lost:
 // a limit nothing uses binds nothing. The same fall with in-flight against
 // the limit fires capacity-lost, and so does a limit pinned at 1 losing no
-// more than it lost while healthy.
+// more than it lost while healthy, and one wandering at a quarter of its
+// level whose losses rose five points over a calm level they did not
+// double.
 func TestCapacityLostNeedsInFlight(t *testing.T) {
 	batches := make([]float64, steps+1)
 	for i := range batches {
@@ -307,8 +309,23 @@ func TestCapacityLostNeedsInFlight(t *testing.T) {
 	// their calm level, yet capacity lost (diagnose's pinned and lossy;
 	// go-concurrency-limits' AIMD in rules/agreement_test.go)
 	in = append(in, withDropped(limiterSeries("pinned", from(40, 1, 240), from(38, 1, 240), constant(0.020), constant(0.022), constant(400)), from(150, 1.9, 240))...)
+	// a downstream that shed 15 % of what completed under a limit held
+	// above it and, cut to a quarter, sheds 25 % of what completes under a
+	// limit wandering 10–13: losses LossRiseShare above their calm level,
+	// short of doubling it, with the limit neither flat nor pinned (the
+	// simulator's Vector ARC at a capacity of 8 in diagnose's testdata)
+	wander := make([]float64, steps+1)
+	for i := range wander {
+		wander[i] = 40
+		if i >= 240 {
+			wander[i] = float64(10 + 3*(i%2))
+		}
+	}
+	in = append(in, withDropped(limiterSeries("shed", wander, from(38, 10, 240), constant(0.020), constant(0.022), constant(400)), from(0.15*38/0.022, 0.25*10/0.022, 240))...)
 	promtoolAlerts(t, in, map[string][]firing{"LimiterDegradedDownstream": {
 		{"collapse", "capacity-lost", "critical", "collapse on svc:9090: the downstream lost capacity (the limit at 40% of its best in the last 1h, with losses)", collapseDescription},
+		{"shed", "capacity-lost", "critical", "shed on svc:9090: the downstream lost capacity (the limit at 25% of its best in the last 1h, with losses)",
+			"the limit fell to 25% of its best while losses made 0.20 of what it let through (calm level 0.13). " + degradedAdvice},
 		{"pinned", "capacity-lost", "critical", "pinned on svc:9090: the downstream lost capacity (the limit at 2.5% of its best in the last 1h, with losses)",
 			"the limit fell to 2.5% of its best while losses made 0.04 of what it let through (calm level 0.04). " + degradedAdvice},
 	}})
