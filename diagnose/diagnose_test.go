@@ -2115,11 +2115,7 @@ func TestHealthyStepDownIsNamed(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i := range smp {
-					if !smp[i].Time.Before(from) {
-						smp[i].Dropped *= tc.lossesAfter
-					}
-				}
+				smp = lossesScaled(smp, from, tc.lossesAfter)
 			}
 			r := Classify("target", smp, Options{})
 			if r.Class != Healthy {

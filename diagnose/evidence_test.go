@@ -646,13 +646,7 @@ func TestSteadyLossesSpreadOverWindowsAreTheCalmLevel(t *testing.T) {
 		{"as recorded", 1, false},
 		{"tripled from minute 10", 3, true},
 	} {
-		smp := append([]trace.Sample(nil), recorded...)
-		for i := range smp {
-			if !smp[i].Time.Before(from) {
-				smp[i].Dropped *= c.k
-			}
-		}
-		r := Classify("failsafe-queued", smp, Options{})
+		r := Classify("failsafe-queued", lossesScaled(recorded, from, c.k), Options{})
 		wantDegradedFinding(t, c.name, r, c.degraded)
 		if !c.degraded && r.Class != PipelineBound {
 			t.Errorf("%s: %s, want pipeline-bound", c.name, r.Class)
@@ -661,6 +655,18 @@ func TestSteadyLossesSpreadOverWindowsAreTheCalmLevel(t *testing.T) {
 			t.Errorf("%s: the evidence does not say the downstream fails what the limit lets through: %+v", c.name, r.Findings)
 		}
 	}
+}
+
+// lossesScaled returns a copy of recorded with the losses (Dropped) of
+// every sample from from on scaled by k.
+func lossesScaled(recorded []trace.Sample, from time.Time, k float64) []trace.Sample {
+	smp := append([]trace.Sample(nil), recorded...)
+	for i := range smp {
+		if !smp[i].Time.Before(from) {
+			smp[i].Dropped *= k
+		}
+	}
+	return smp
 }
 
 // A downstream that already shed a steady share while the limit sat above
@@ -683,14 +689,8 @@ func TestLossesRisingOverASheddingLevelAreCapacityLost(t *testing.T) {
 		{"vector-arc-step-down-swinging-at-its-new-level-15s.csv", "", 0.6, false},
 	} {
 		name := fmt.Sprintf("%s, losses after the fall ×%g", c.file, c.k)
-		smp := readTestdata(t, c.file)
-		from := smp[0].Time.Add(15 * time.Minute)
-		for i := range smp {
-			if !smp[i].Time.Before(from) {
-				smp[i].Dropped *= c.k
-			}
-		}
-		r := Classify("vector-arc", smp, Options{})
+		recorded := readTestdata(t, c.file)
+		r := Classify("vector-arc", lossesScaled(recorded, recorded[0].Time.Add(15*time.Minute), c.k), Options{})
 		wantDegradedFinding(t, name, r, c.degraded)
 		if c.degraded && !degradedSaying(r, c.fell) {
 			t.Errorf("%s: the evidence does not say the limit fell with losses up: %+v", name, r.Findings)
