@@ -1138,7 +1138,7 @@ func TestRealLibrariesEpisodesCalibration(t *testing.T) {
 		ls[i] = labelled{name: e.name, label: "episodes", samples: e.samples}
 	}
 	dumpSuite(t, ls)
-	judgeEpisodes(t, set, realFamilyNames())
+	wantEpisodes(t, judgeEpisodes(t, set, realFamilyNames()), nil, "calibration")
 }
 
 // realEpisodeFloor is the share of time a library must label correctly on
@@ -1167,13 +1167,5 @@ func TestRealLibrariesEpisodesHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real limiter libraries through multi-episode traces")
 	}
-	for name, acc := range judgeEpisodes(t, generateRealEpisodes(t, heldOutSeed, 6), realFamilyNames()) {
-		floor := 0.90
-		if f, ok := realEpisodeFloor[name]; ok {
-			floor = f
-		}
-		if acc < floor {
-			t.Errorf("%s: %.1f%% of the time labelled correctly on held-out multi-episode traces, below %.0f%%", name, 100*acc, 100*floor)
-		}
-	}
+	wantEpisodes(t, judgeEpisodes(t, generateRealEpisodes(t, heldOutSeed, 6), realFamilyNames()), realEpisodeFloor, "held-out")
 }
