@@ -698,6 +698,42 @@ func TestLossesRisingOverASheddingLevelAreCapacityLost(t *testing.T) {
 	}
 }
 
+// A loss-based limiter backs off only on losses, so its fall and its
+// losses come windows apart: go-concurrency-limits' AIMD (v1.0.0, run for
+// real) at 115 over a downstream of 30 whose latency crept to 4× lost
+// 6.4 % of what completed (calm level 2.2 %) in the window it began to
+// fall, then fell from 51 to 31 losing 1.6 % while turning away 84 % of
+// demand, completions at a third, and read healthy (lossyFallWindows). The
+// same fall with nothing turned away after it is demand falling away; the
+// same limit held at 32–36 from minute 11 is no longer falling (as a
+// limiter regrowing after a short incident is not): neither keeps a
+// degraded finding.
+func TestFallAfterALossBurstIsCapacityLost(t *testing.T) {
+	recorded := readTestdata(t, "gcl-aimd-latency-creep-fell-after-losses-15s.csv")
+	from := recorded[0].Time.Add(11 * time.Minute)
+	for _, c := range []struct {
+		name     string
+		after    func(i int, s *trace.Sample)
+		degraded bool
+	}{
+		{"as recorded", func(int, *trace.Sample) {}, true},
+		{"nothing turned away from minute 11", func(_ int, s *trace.Sample) { s.Rejected = 0 }, false},
+		{"held at 32-36 from minute 11", func(i int, s *trace.Sample) { s.Limit, s.InFlight = float64(32+4*(i%2)), float64(32+4*(i%2)) }, false},
+	} {
+		smp := append([]trace.Sample(nil), recorded...)
+		for i := range smp {
+			if !smp[i].Time.Before(from) {
+				c.after(i, &smp[i])
+			}
+		}
+		r := Classify("gcl-aimd", smp, Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if c.degraded && !degradedSaying(r, "the limit fell to 36.0, 31% of its earlier 115.0, still falling (51.0 to 31.0 in the window) with completions at 34% of their best while it turns away 83% of demand, after losses made 6.4% of completions (calm level 2.2%) as it began to fall") {
+			t.Errorf("%s: the evidence does not say the limit is still falling after a loss burst: %+v", c.name, r.Findings)
+		}
+	}
+}
+
 // A pipeline that holds a steady few requests far under the limit keeps
 // them in flight while its downstream slows: failsafe-go's queueing
 // limiter at its maximum of 25 over a downstream of 1, 4 in flight before

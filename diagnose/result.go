@@ -429,6 +429,11 @@ func (s *Stream) describe(f *Finding) {
 		case degradedSmaller:
 			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (%s)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, w.calmLosses())
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedAfterLosses:
+			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand, after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
+				w.limitMed, 100*w.limitMed/w.ref, w.ref, w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
+			v["lost_share_at_fall"] = decimal.Round(w.fall.share, 4)
 		case degradedFloor:
 			if w.ref > w.limitMed {
 				sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, and is nailed there with in-flight at %.0f%% of it: held at its minimum (losses not measured)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.util)
@@ -568,9 +573,12 @@ func (s *Stream) describe(f *Finding) {
 }
 
 // calmLosses names the calm level a window's losses were judged against.
-func (w *windowStats) calmLosses() string {
-	if math.IsInf(w.dropCalm, 1) {
+func (w *windowStats) calmLosses() string { return calmLevel(w.dropCalm) }
+
+// calmLevel says a calm level of losses (+Inf: none yet) in a finding.
+func calmLevel(v float64) string {
+	if math.IsInf(v, 1) {
 		return "no calm level in the trace"
 	}
-	return fmt.Sprintf("calm level %.1f%%", 100*w.dropCalm)
+	return fmt.Sprintf("calm level %.1f%%", 100*v)
 }

@@ -90,7 +90,10 @@ degraded-downstream (critical)
   level or less while losses (dropped) reach 1% of completions and twice
   their calm level or 5 points of completions above it (a downstream that
   already shed a steady share need not double it), or it is pinned with
-  losses — not where the losses are a
+  losses, or it is still falling there, turning away 5% of demand at half
+  its best completions or less, within three windows of one where it
+  began to fall with losses up (a loss-based limiter's losses clear as it
+  comes down) — not where the losses are a
   trickle (under 5%) while the RTT falls by a third with the limit: the
   limiter's own queue timing out and draining (a mis-tuned AIMD crashing
   from its saw-tooth's top), nor where in-flight uses under half the limit
@@ -246,6 +249,8 @@ Statistics (reports, JSON stats and evidence values)
   loss_share         the share of samples with loss events
   lost_share         lost / (lost + completed): the share of requests lost to
                      errors or timeouts, completions by Little's law
+  lost_share_at_fall the lost_share of the window in which a limit still
+                     falling at half or less began to fall
   lost_share_max     a healthy episode's largest lost_share of one window,
                      named where it is 2% or more and began inside it
   completions_per_s  completions a second by Little's law (in-flight / RTT):
