@@ -735,9 +735,10 @@ func namesOf[F any](fs []F, name func(F) string) []string {
 // TestMultiEpisodeCalibration judges the calibration half's multi-episode
 // traces: thresholds are tuned here, never on the held-out seed. Each
 // family keeps the 90 % target here too, so a change that costs episode
-// time fails before any held-out run (a rule judging a limit fallen after
-// a loss burst gained 8 single-class traces and took go-concurrency-limits'
-// AIMD here from 98.8 % to 82.6 %, its Vegas from 93.5 % to 85.9 %).
+// time fails before any held-out run (lossyFallWindows' rule without its
+// "still falling" condition gained 8 single-class traces and took
+// go-concurrency-limits' AIMD here from 98.8 % to 82.6 %, its Vegas from
+// 93.5 % to 85.9 %).
 func TestMultiEpisodeCalibration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the multi-episode calibration traces")
