@@ -2349,8 +2349,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	w.beganLossyFall = lossesRose && s.limitRef > 0 && w.limitLast < w.limitFirst && w.limitMed < s.limitRef
 	// fellAfterLosses: within lossyFallWindows of a window that began to
 	// fall with losses up, the limit still falling by a jitter or more,
-	// demand still pressing on it (completions at half: completesHalf)
-	fellAfterLosses := s.lossyFall.left > 0 && w.hasRejShare && w.rejShare >= bindingShare && w.limitLast <= w.limitFirst-jitter(w.limitFirst)
+	// demand still pressing on it, completions at half their best or less
+	fellAfterLosses := s.lossyFall.left > 0 && w.hasRejShare && w.rejShare >= bindingShare && w.limitLast <= w.limitFirst-jitter(w.limitFirst) && completesHalf
+	// the smaller rule's losses: up now, or pinned with losses
+	smallerLosses := lossesRose || w.pinned && lossy
 	// inside the window: the limit fell to half or less while the RTT rose
 	// 1.5× and completions fell (an incident starting inside a short
 	// recording, before any baseline); a limit following a capacity step
@@ -2631,7 +2633,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class, w.why = Degraded, degradedFellLossy
 	case slower:
 		w.class = Degraded
-	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (lossesRose || w.pinned && lossy || fellAfterLosses && completesHalf) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
+	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (smallerLosses || fellAfterLosses) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing — not a trickle of them while
 		// the RTT drains with the limit (queueTimedOut), nor where
@@ -2659,7 +2661,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// that ARC, coarsened 5× 6, off the beat 1), none lost; the same
 		// with a bar of a third, none with a fifth
 		w.class, w.why = Degraded, degradedSmaller
-		if !lossesRose && !(w.pinned && lossy) {
+		if !smallerLosses {
 			// or still falling from a loss burst (lossyFallWindows)
 			w.why, w.fall = degradedAfterLosses, s.lossyFall
 		}

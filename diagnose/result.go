@@ -427,16 +427,16 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("the limit fell from %.1f to %.1f while the RTT rose %.2f× (from %.1f ms to %.1f ms) and completions fell to %.0f%%", w.limitFirst, w.limitLast, w.rttThirds.last/w.rttThirds.first, w.rttThirds.first, w.rttThirds.last, 100*w.tputLast/w.tputFirst)
 			v["rtt_rise"] = decimal.Round(w.rttThirds.last/w.rttThirds.first, 2)
 		case degradedSmaller:
-			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, while losses made %.1f%% of completions (%s)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, w.calmLosses())
+			sum = fmt.Sprintf("%s, while losses made %.1f%% of completions (%s)", w.fellTo(), 100*w.dropShare, w.calmLosses())
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedAfterLosses:
-			sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand, after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
-				w.limitMed, 100*w.limitMed/w.ref, w.ref, w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
+			sum = fmt.Sprintf("%s, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand, after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
+				w.fellTo(), w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 			v["lost_share_at_fall"] = decimal.Round(w.fall.share, 4)
 		case degradedFloor:
 			if w.ref > w.limitMed {
-				sum = fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f, and is nailed there with in-flight at %.0f%% of it: held at its minimum (losses not measured)", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.util)
+				sum = fmt.Sprintf("%s, and is nailed there with in-flight at %.0f%% of it: held at its minimum (losses not measured)", w.fellTo(), 100*w.util)
 			} else {
 				sum = fmt.Sprintf("the limit is nailed at %.1f with in-flight at %.0f%% of it since the trace began: held at its minimum (losses not measured)", w.limitMed, 100*w.util)
 			}
@@ -570,6 +570,12 @@ func (s *Stream) describe(f *Finding) {
 	}
 	sort.Strings(f.Evidence.NonFinite)
 	f.Recommendation = rec
+}
+
+// fellTo says how far a window's limit fell: its median against the
+// earlier level it is judged against.
+func (w *windowStats) fellTo() string {
+	return fmt.Sprintf("the limit fell to %.1f, %.0f%% of its earlier %.1f", w.limitMed, 100*w.limitMed/w.ref, w.ref)
 }
 
 // calmLosses names the calm level a window's losses were judged against.
