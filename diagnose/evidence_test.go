@@ -1051,3 +1051,42 @@ func TestPinnedWithLossesNeedsLoadAgainstIt(t *testing.T) {
 		wantDegradedFinding(t, fmt.Sprintf("in-flight %v of a limit of 20", inFlight), r, degraded)
 	}
 }
+
+// A min-RTT estimate that moves under a flat RTT is no slower downstream:
+// go-concurrency-limits' Vegas, run for real behind a 500-ms downstream
+// that never changes, took a noise minimum of 125 ms for its no-load RTT,
+// cut its limit from 450 to 12 at a flat 525-ms RTT, and reset the
+// estimate to 200–230 ms at minute 6, which read as the min RTT 1.6× up
+// with completions at 3 % of their best (estimateMoved). The RTT
+// following the estimate up is a slower downstream; an RTT that fell as
+// much from a queued baseline may hide one (the limit's fall drained its
+// own queue); an estimate that more than doubled is one catching up with a
+// downstream that slowed before the recording opened; and an RTT under
+// twice the estimate is no longer far above it. The last three cases each
+// fail when their condition is removed (the first is also read slower by
+// the RTT's own rise, slowerFallenFar).
+func TestEstimateResetUnderAFlatRTTIsNoSlowdown(t *testing.T) {
+	recorded := readTestdata(t, "gcl-vegas-estimate-reset-flat-rtt-5s.csv")
+	reset := recorded[0].Time.Add(6 * time.Minute)
+	for _, c := range []struct {
+		name          string
+		before, after func(s *trace.Sample)
+		degraded      bool
+	}{
+		{"as recorded", func(*trace.Sample) {}, func(*trace.Sample) {}, false},
+		{"the RTT 1.3x up from the reset", func(*trace.Sample) {}, func(s *trace.Sample) { s.RTTMs *= 1.3 }, true},
+		{"a queue before the reset", func(s *trace.Sample) { s.RTTMs *= 1.3 }, func(*trace.Sample) {}, true},
+		{"the estimate past twofold", func(*trace.Sample) {}, func(s *trace.Sample) { s.RTTMinMs *= 1.3; s.RTTMs *= 1.2 }, true},
+		{"the RTT under twice the estimate", func(*trace.Sample) {}, func(s *trace.Sample) { s.RTTMinMs, s.RTTMs = 240, s.RTTMs*0.88 }, true},
+	} {
+		smp := append([]trace.Sample(nil), recorded...)
+		for i := range smp {
+			if smp[i].Time.Before(reset) {
+				c.before(&smp[i])
+			} else {
+				c.after(&smp[i])
+			}
+		}
+		wantDegradedFinding(t, c.name, Classify("gcl-vegas", smp, Options{}), c.degraded)
+	}
+}
