@@ -1090,3 +1090,39 @@ func TestEstimateResetUnderAFlatRTTIsNoSlowdown(t *testing.T) {
 		wantDegradedFinding(t, c.name, Classify("gcl-vegas", smp, Options{}), c.degraded)
 	}
 }
+
+// An RTT rise under a limit that grew is the limiter's own queue:
+// go-concurrency-limits' Vegas, run for real at a capacity of 1 behind an
+// unchanged 500-ms downstream, stepped from 1 to 2 at minute 3 and its RTT
+// rose 1.6–1.9× with its min RTT unmoved — one request queued behind the
+// one served — which read as a downstream slower under a limit pinned low
+// (ownQueueRise). The same RTT with the limit held at 1 is slower, and so
+// is the min RTT rising with it. The first case fails without the
+// condition, each of the others without its part of it (the limit above
+// its baseline level; the min RTT not up).
+func TestRTTRiseUnderAGrownLimitIsOwnQueue(t *testing.T) {
+	recorded := readTestdata(t, "gcl-vegas-own-queue-at-one-1s.csv")
+	for _, c := range []struct {
+		name     string
+		edit     func(at time.Duration, s *trace.Sample)
+		degraded bool
+	}{
+		{"as recorded", func(time.Duration, *trace.Sample) {}, false},
+		{"the limit held at 1 to minute 5", func(at time.Duration, s *trace.Sample) {
+			if at < 5*time.Minute {
+				s.Limit, s.InFlight = 1, min(s.InFlight, 1)
+			}
+		}, true},
+		{"the min RTT 1.8x up from minute 4", func(at time.Duration, s *trace.Sample) {
+			if at >= 4*time.Minute {
+				s.RTTMinMs *= 1.8
+			}
+		}, true},
+	} {
+		smp := append([]trace.Sample(nil), recorded...)
+		for i := range smp {
+			c.edit(smp[i].Time.Sub(recorded[0].Time), &smp[i])
+		}
+		wantDegradedFinding(t, c.name, Classify("gcl-vegas", smp, Options{}), c.degraded)
+	}
+}

@@ -56,7 +56,8 @@ degraded-downstream (critical)
   fell to half its best (where it swings widely there, the RTT doubled: the
   bottom of its own swing is no slower downstream; a min RTT up less than
   twofold while the RTT held its level at twice it or more is the estimate
-  moving within the RTT's spread), or holds steady with the
+  moving within the RTT's spread; an RTT rise alone under a limit above its
+  level at the baseline may be its own queue), or holds steady with the
   RTT rising too while completions fall to half or less; or, wherever a
   limit that did not grow sits (not past 1.1× its level in the window's
   first third, nor by more than one step of an integer limit; not past 1.1×
