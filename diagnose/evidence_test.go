@@ -1126,3 +1126,47 @@ func TestRTTRiseUnderAGrownLimitIsOwnQueue(t *testing.T) {
 		wantDegradedFinding(t, c.name, Classify("gcl-vegas", smp, Options{}), c.degraded)
 	}
 }
+
+// An integer limit that held still for the first window is no configured
+// minimum: the simulator's Vector-style ARC probing the shed point of a
+// downstream of 3 sat on 9 for its first window, losing half of what
+// completed, and flipped 8–10 in the next at the same losses; judged
+// pinned at its floor before any calm level of losses, the first window
+// alone read degraded (nailedOpening). A continuous limit (9.5: a nailed
+// value is a bound), losses that stop after the first window (a
+// recovery), or a next window at 13 (past a jitter of 9) keep it
+// degraded; each case fails when its condition is removed.
+func TestIntegerLimitStillForAWindowIsNoFloor(t *testing.T) {
+	recorded := readTestdata(t, "vector-arc-nailed-opening-5s.csv")
+	after := func(edit func(s *trace.Sample)) func(time.Duration, *trace.Sample) {
+		return func(at time.Duration, s *trace.Sample) {
+			if at >= 75*time.Second {
+				edit(s)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		edit     func(at time.Duration, s *trace.Sample)
+		degraded bool
+	}{
+		{"as recorded", func(time.Duration, *trace.Sample) {}, false},
+		{"a continuous limit", func(_ time.Duration, s *trace.Sample) { s.Limit += 0.5 }, true},
+		{"no losses after the first window", after(func(s *trace.Sample) { s.Dropped = 0 }), true},
+		{"at 13 after the first window", after(func(s *trace.Sample) {
+			if s.Limit >= 8 {
+				s.Limit, s.InFlight = s.Limit+4, s.InFlight+4
+			}
+		}), true},
+	} {
+		smp := append([]trace.Sample(nil), recorded...)
+		for i := range smp {
+			c.edit(smp[i].Time.Sub(recorded[0].Time), &smp[i])
+		}
+		r := Classify("vector-arc", smp, Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if !c.degraded && r.Class != PipelineBound {
+			t.Errorf("%s: %s, want pipeline-bound", c.name, r.Class)
+		}
+	}
+}

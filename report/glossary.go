@@ -107,7 +107,10 @@ degraded-downstream (critical)
   starts mid-incident (no calm level), only at a limit nailed to one value
   (its configured minimum) or at 1–2, or with the RTT persistently 1.5× the
   min RTT while in-flight fills half the limit — a limit flipping 8↔9 with
-  losses is as likely probing a healthy downstream's shed point; or pinned
+  losses is as likely probing a healthy downstream's shed point, and a first
+  window so judged takes the next one's healthy verdict at the same limit
+  and losses where the estimate predated the queue, or where an integer
+  limit above 2 merely sat on one value for it; or pinned
   at 1–2 rejecting demand with losses; or, before any calm level, losses at
   60% of completions or more with in-flight filling half the limit or
   more, wherever it sits (a limiter probing a shed point loses about half at
