@@ -1836,10 +1836,11 @@ func settleWarmUp(f *Finding, w windowStats) bool {
 //
 // The same where the first window was pinned only by its limit nailed to
 // one whole value (nailedOpening): an integer limit that held still for
-// one window is no configured minimum. The simulator's Vector-style ARC at 9 over a
-// capacity of 3, probing the shed point while demand is 1.5× capacity and
-// losing 45–52 %, sat on 9 for its first window and flipped 8–10 in the
-// next at the same losses: read degraded from its first window alone.
+// one window is no configured minimum. The simulator's Vector-style ARC
+// at 9 over a capacity of 3, probing the shed point while demand is 1.5×
+// capacity and losing 45–52 %, sat on 9 for its first window and flipped
+// 8–10 in the next at the same losses: read degraded from its first
+// window alone.
 // Over the 6,320 dumped traces and the fresh draw of 1,820, whole and
 // under 7 perturbations: 16 gained by truth (9 of those ARC traces,
 // pipeline-bound once their demand falls after minute 6: 2 whole, the
