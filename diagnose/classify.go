@@ -133,6 +133,23 @@ const (
 	// minWindowSamples: fewer limit samples than this in a window (a gap, or
 	// a window shorter than a few intervals) and it is not judged.
 	minWindowSamples = 6
+	// minPinnedLimitSamples: or this many, where the window holds twice
+	// minWindowSamples samples and the limit went unmeasured in the rest.
+	// Envoy's gradient controller pins its concurrency while it re-measures
+	// the min RTT, and a scrape of it then reads no limit; behind a 2-s
+	// downstream whose latency crept to 4×, read every 15 s, the pins took
+	// 10–12 of each window's 15 samples, and the incident went unjudged
+	// (the simulator's Envoy at 60 and 150: 4 of 8 windows judged, all
+	// before it, healthy) while the min RTT the pins re-measured rose from
+	// 2.0 to 8.0 s. Over the 6,320 dumped traces and the fresh draws of
+	// 3,144 (the simulator's + 401, + 409 and + 419, the libraries' + 401
+	// and + 409), whole and under 7 perturbations: 63 gained by truth (those
+	// 4 whole, the rest perturbed, all the simulator's Envoy: 22
+	// coarsened 5×, 12 coarsened 3×, 7 cut, 6 with scrapes missed, 4 each
+	// off the beat, without the loss columns and without the min-RTT
+	// column), none lost; the queueing limiters' 360 unchanged;
+	// multi-episode calibration Envoy 93.2 → 93.4 %, the rest unchanged
+	minPinnedLimitSamples = 3
 	// FreshAfter: a gap without samples this long or longer begins a new
 	// recording (forget; charts draw it as a break, report.Timeline):
 	// windows after it are not judged against the levels before it. The
@@ -2156,7 +2173,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	s.vals, s.times = raw, times
 	w.n = len(raw)
-	if w.n < minWindowSamples {
+	if w.n < minWindowSamples && (w.n < minPinnedLimitSamples || len(pts) < 2*minWindowSamples) {
 		return w, false
 	}
 	if len(pts) > 0 {

@@ -1171,3 +1171,40 @@ func TestIntegerLimitStillForAWindowIsNoFloor(t *testing.T) {
 		}
 	}
 }
+
+// A window whose limit went unmeasured in most samples is judged on the
+// few it has: the simulator's Envoy-style controller behind a 2-s
+// downstream whose latency crept to 4×, read every 15 s, pinned its
+// concurrency to re-measure the min RTT for 10–12 of each window's 15
+// samples after minute 15, a scrape reading no limit then, and the whole
+// incident went unjudged (minPinnedLimitSamples). With every limit after
+// minute 15 unmeasured, or in windows of 2.5 minutes (10 samples), those
+// windows stay unjudged: no verdict from two limit samples or fewer, nor
+// from a window holding fewer than twice the samples one needs.
+func TestWindowsMostlyPinnedAreJudged(t *testing.T) {
+	recorded := readTestdata(t, "envoy-remeasuring-most-of-the-incident-15s.csv")
+	from := recorded[0].Time.Add(15 * time.Minute)
+	noLimit := append([]trace.Sample(nil), recorded...)
+	for i := range noLimit {
+		if !noLimit[i].Time.Before(from) {
+			noLimit[i].Fields &^= trace.FieldLimit
+			noLimit[i].Limit = 0
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		samples  []trace.Sample
+		window   time.Duration
+		degraded bool
+	}{
+		{"as recorded", recorded, 0, true},
+		{"no limit after minute 15", noLimit, 0, false},
+		{"windows of 2.5 minutes", recorded, 150 * time.Second, false},
+	} {
+		r := Classify("envoy-gradient", c.samples, Options{Window: c.window})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if c.degraded && !degradedSaying(r, "min RTT rose") {
+			t.Errorf("%s: the degraded finding does not name the min-RTT rise: %+v", c.name, r.Findings)
+		}
+	}
+}
