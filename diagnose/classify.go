@@ -136,7 +136,8 @@ const (
 	// minPinnedLimitSamples: or this many, where the window holds twice
 	// minWindowSamples samples and the limit went unmeasured in the rest.
 	// Envoy's gradient controller pins its concurrency while it re-measures
-	// the min RTT, and a scrape of it then reads no limit; behind a 2-s
+	// the min RTT, and a scrape of it then reads no limit (the envoy
+	// mapping's Remeasuring: min_rtt_calculation_active); behind a 2-s
 	// downstream whose latency crept to 4×, read every 15 s, the pins took
 	// 10–12 of each window's 15 samples, and the incident went unjudged
 	// (the simulator's Envoy at 60 and 150: 4 of 8 windows judged, all
