@@ -1871,24 +1871,35 @@ func settleOpening(f *Finding, w windowStats, fractional bool) bool {
 		math.Abs(w.limitMed-f.w.limitMed) <= jitter(f.w.limitMed) && w.hasDropShare && w.dropShare >= f.w.dropShare/2
 }
 
-// pinnedOnQueue: degradedLossyPin decided before any calm level of losses
-// (dropCalm +Inf) and off the floor, so on the RTT standing 1.5× the min
-// RTT (settleOpening may take it back).
-func (w *windowStats) pinnedOnQueue() bool {
-	return w.why == degradedLossyPin && math.IsInf(w.dropCalm, 1) && !w.atFloor()
+// pinnedBeforeCalm: degradedLossyPin decided before any calm level of
+// losses (dropCalm +Inf), which settleOpening may take back.
+func (w *windowStats) pinnedBeforeCalm() bool {
+	return w.why == degradedLossyPin && math.IsInf(w.dropCalm, 1)
 }
 
-// nailedOpening: degradedLossyPin decided before any calm level of losses
-// (dropCalm +Inf) at the floor only by the limit nailed to one whole value
-// above floorJitter (not where the limit is continuous: there a nailed
-// value is a bound; settleOpening).
+// pinnedOnQueue: pinnedBeforeCalm off the floor, so on the RTT standing
+// 1.5× the min RTT.
+func (w *windowStats) pinnedOnQueue() bool { return w.pinnedBeforeCalm() && !w.atFloor() }
+
+// nailedOpening: pinnedBeforeCalm at the floor only by the limit nailed to
+// one value that is no bound (an integer limit above floorJitter).
 func (w *windowStats) nailedOpening(fractional bool) bool {
-	return w.why == degradedLossyPin && math.IsInf(w.dropCalm, 1) && w.p90 == w.p10 && w.limitMed > floorJitter && !fractional
+	return w.pinnedBeforeCalm() && w.nailed() && !w.atBound(fractional)
 }
+
+// nailed: the limit on one value for the whole window.
+func (w *windowStats) nailed() bool { return w.p90 == w.p10 }
 
 // atFloor: the limit nailed to one value (a limiter held at its configured
 // minimum) or at 1–2.
-func (w *windowStats) atFloor() bool { return w.p90 == w.p10 || w.limitMed <= floorJitter }
+func (w *windowStats) atFloor() bool { return w.nailed() || w.limitMed <= floorJitter }
+
+// atBound: nailed to one value where the limiter's limit is continuous (it
+// has taken fractional values), or at 1–2; an integer limit (Vegas at 14)
+// may sit on one value at its own equilibrium.
+func (w *windowStats) atBound(fractional bool) bool {
+	return w.nailed() && (fractional || w.limitMed <= floorJitter)
+}
 
 func strength(w windowStats) float64 {
 	switch w.class {
@@ -2425,12 +2436,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// at a limit that still moves are as likely a limiter probing the shed
 	// point of a healthy downstream (AIMD and Vector flipping between 8 and
 	// 9 at a capacity of 3, the excess demand refused as fast errors)
-	nailed := w.p90 == w.p10
 	atFloor := w.atFloor()
-	// at a bound: nailed to one value where the limiter's limit is
-	// continuous (it has taken fractional values), or at 1–2; an integer
-	// limit (Vegas at 14) may sit on one value at its own equilibrium
-	atBound := nailed && (s.fractional || w.limitMed <= floorJitter)
+	atBound := w.atBound(s.fractional)
 	// slower: the downstream completes less while the min RTT (or the
 	// RTT) rose, in one of four shapes. A limit swinging widely above its
 	// floor is not sitting anywhere: its own queue may be what raised the
