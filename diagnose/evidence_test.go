@@ -1208,3 +1208,54 @@ func TestWindowsMostlyPinnedAreJudged(t *testing.T) {
 		}
 	}
 }
+
+// Losses that fell while the limit bound are no failing downstream, though
+// the window reads light: the simulator's go-concurrency-limits AIMD at
+// 23–25 over a downstream of 8, read every 75 s, turned demand away and
+// lost a fifth of completions in the 5 readings of a 6-minute overload,
+// then held one or two requests of a light load, and its first window
+// (overload and light load together, in-flight at 4 % of the limit by
+// median) read failing (lostBindingShare). The same losses in the light
+// readings, where nothing was turned away, are failing; so are they where
+// the rejected column is gone and the last overload reading, its in-flight
+// already down to 3, carries a sixth of them: in-flight read at one instant
+// does not show that the limit bound over the interval. With that reading's
+// losses in the one before it, in-flight at the limit says so.
+func TestLossesWhileTheLimitBoundAreNoFailing(t *testing.T) {
+	recorded := readTestdata(t, "gcl-aimd-overload-then-light-75s.csv")
+	edit := func(f func(smp []trace.Sample)) []trace.Sample {
+		smp := append([]trace.Sample(nil), recorded...)
+		f(smp)
+		return smp
+	}
+	noRejected := func(smp []trace.Sample) {
+		for i := range smp {
+			smp[i].Fields &^= trace.FieldRejected
+			smp[i].Rejected = 0
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		samples  []trace.Sample
+		degraded bool
+	}{
+		{"as recorded", recorded, false},
+		{"the losses in the light readings", edit(func(smp []trace.Sample) {
+			for i := 0; i < 5; i++ {
+				smp[i+6].Dropped, smp[i].Dropped = smp[i].Dropped, 0
+			}
+		}), true},
+		{"without the rejected column", edit(noRejected), true},
+		{"without the rejected column, the losses at the limit", edit(func(smp []trace.Sample) {
+			noRejected(smp)
+			smp[3].Dropped += smp[4].Dropped
+			smp[4].Dropped = 0
+		}), false},
+	} {
+		r := Classify("pipeline", c.samples, Options{})
+		wantDegradedFinding(t, c.name, r, c.degraded)
+		if !c.degraded && r.Class != PipelineBound {
+			t.Errorf("%s: %s, want pipeline-bound", c.name, r.Class)
+		}
+	}
+}
