@@ -602,9 +602,10 @@ const (
 	// 6-minute overload, read every 75 s (the suites' traces read every
 	// 15 s, coarsened 5×), holds its overload and the light load in one
 	// window: the simulator's go-concurrency-limits AIMD at 23 over a
-	// downstream of 8 lost 22 % of completions in the 4 readings that
-	// turned demand away at the limit and nothing in the 8 after, with one
-	// request in flight, and read failing. Over the 9,464 dumped traces
+	// downstream of 8 lost 22 % of completions in the 5 readings that
+	// turned demand away and nothing in the 7 light ones after them in
+	// the same window, one request in flight by its median, and read
+	// failing. Over the 9,464 dumped traces
 	// and a fresh draw of 1,325 (the simulator's + 431 with coupled and
 	// free base latencies, the libraries' + 421), whole and under 7
 	// perturbations, and the queueing limiters' 360: 68 gained by truth
