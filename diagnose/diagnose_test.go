@@ -173,7 +173,7 @@ func TestMissingSeriesAreUnreachableNotGuessed(t *testing.T) {
 	}
 	if r := Classify("x", samples[:shortTraceSamples-1], Options{}); r.Class != Insufficient || r.Confidence != 0 || r.Findings[0].Severity != SevNone {
 		t.Fatalf("11 s of data: %s (confidence %v)", r.Class, r.Confidence)
-	} else if want := "11 samples over 10s; a verdict needs a 1m0s window holding at least 6 limit samples, or at least 12 in a recording shorter than that"; r.Findings[0].Evidence.Summary != want {
+	} else if want := "11 samples over 10s; a verdict needs a 1m0s window holding at least 6 limit samples, or at least 12 in a recording shorter than that (8 where they span 5m0s or more)"; r.Findings[0].Evidence.Summary != want {
 		// the rule a short recording failed, not "half a window", which
 		// eleven samples over ten seconds do not fall short of
 		t.Errorf("11 s of data says %q, want %q", r.Findings[0].Evidence.Summary, want)

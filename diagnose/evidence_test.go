@@ -1220,7 +1220,8 @@ func TestWindowsMostlyPinnedAreJudged(t *testing.T) {
 // the rejected column is gone and the last overload reading, its in-flight
 // already down to 3, carries a sixth of them: in-flight read at one instant
 // does not show that the limit bound over the interval. With that reading's
-// losses in the one before it, in-flight at the limit says so.
+// losses in the one before it, in-flight at the limit says so. (Losses past
+// lostMostOpening: TestTenReadingsOverElevenMinutesAreJudged.)
 func TestLossesWhileTheLimitBoundAreNoFailing(t *testing.T) {
 	recorded := readTestdata(t, "gcl-aimd-overload-then-light-75s.csv")
 	edit := func(f func(smp []trace.Sample)) []trace.Sample {
@@ -1256,6 +1257,56 @@ func TestLossesWhileTheLimitBoundAreNoFailing(t *testing.T) {
 		wantDegradedFinding(t, c.name, r, c.degraded)
 		if !c.degraded && r.Class != PipelineBound {
 			t.Errorf("%s: %s, want pipeline-bound", c.name, r.Class)
+		}
+	}
+}
+
+// A recording of 10 readings over 11 minutes is judged: the simulator's
+// Envoy-style controller, read every 75 s from minute 17 of an incident
+// (a downstream cut to 30 % with 5 % errors), its limit run away to 1520
+// with 135 in flight and losses 5.8 times its completions, read
+// insufficient data for want of 12 readings (shortSpanSamples). Its
+// readings each turned demand away (while it pinned its concurrency to
+// re-measure), yet losses that large are no overload of a binding limit
+// (lostBindingShare stops short of lostMostOpening). Nine readings (10
+// minutes) are judged too, and eight after a window that went unjudged (no
+// limit read in it); eight in all are not (the adaptive window is sized
+// from 8 intervals), nor are the ten read a second apart (a 9-s
+// recording).
+func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
+	recorded := readTestdata(t, "envoy-runaway-failing-75s.csv")
+	// 12 readings (a 15-minute window) with no limit, then 8 as recorded
+	var afterUnmeasured []trace.Sample
+	for i := 0; i < 20; i++ {
+		smp := recorded[i%len(recorded)]
+		smp.Time = recorded[0].Time.Add(time.Duration(i) * 75 * time.Second)
+		if i < 12 {
+			smp.Fields &^= trace.FieldLimit
+			smp.Limit = 0
+		}
+		afterUnmeasured = append(afterUnmeasured, smp)
+	}
+	perSecond := append([]trace.Sample(nil), recorded...)
+	for i := range perSecond {
+		perSecond[i].Time = recorded[0].Time.Add(time.Duration(i) * time.Second)
+	}
+	for _, c := range []struct {
+		name    string
+		samples []trace.Sample
+		want    Class
+	}{
+		{"as recorded", recorded, Degraded},
+		{"nine readings", recorded[:9], Degraded},
+		{"eight readings", recorded[:8], Insufficient},
+		{"eight readings after a window without a limit", afterUnmeasured, Degraded},
+		{"read a second apart", perSecond, Insufficient},
+	} {
+		r := Classify("degraded", c.samples, Options{})
+		if r.Class != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)
+		}
+		if c.want == Degraded && !degradedSaying(r, "the downstream fails what the limit lets through") {
+			t.Errorf("%s: no failing finding: %+v", c.name, r.Findings)
 		}
 	}
 }

@@ -203,7 +203,7 @@ func (s *Stream) Result() Result {
 	r.Class = best
 	if judged == 0 || s.have&trace.FieldLimit == 0 {
 		r.Class, r.Confidence = Insufficient, 0
-		why := fmt.Sprintf("%d samples over %s; a verdict needs a %s window holding at least %d limit samples, or at least %d in a recording shorter than that", s.n, time.Duration(s.last-s.first).Round(time.Second), time.Duration(s.window), minWindowSamples, shortTraceSamples)
+		why := fmt.Sprintf("%d samples over %s; a verdict needs a %s window holding at least %d limit samples, or at least %d in a recording shorter than that (%d where they span %s or more)", s.n, time.Duration(s.last-s.first).Round(time.Second), time.Duration(s.window), minWindowSamples, shortTraceSamples, shortSpanSamples, DefaultWindow)
 		if s.have&trace.FieldLimit == 0 {
 			why = "the series has no limit column: nothing to judge"
 		}

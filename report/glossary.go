@@ -169,9 +169,10 @@ oscillating (warning)
   smoothing=0.05:0.3:0.05.
 
 insufficient-data (none)
-  Too little data to judge: fewer than 12 limit samples, or a window with
-  too few samples. Shown grey with confidence 0, never as healthy. Record
-  for longer, or pass a shorter --window.
+  Too little data to judge: fewer than 12 limit samples (and fewer than 8
+  where they span 5 minutes or more), or a window with too few samples.
+  Shown grey with confidence 0, never as healthy. Record for longer, or
+  pass a shorter --window.
 
 The published failure-mode signatures, reported as findings beside the
 verdict:
