@@ -624,20 +624,19 @@ const (
 	// downstream of 8 lost 22 % of completions in the 5 readings that
 	// turned demand away and nothing in the 7 light ones after them in
 	// the same window, one request in flight by its median, and read
-	// failing. Over the 9,464 dumped traces
-	// and a fresh draw of 1,325 (the simulator's + 431 with coupled and
-	// free base latencies, the libraries' + 421), whole and under 7
-	// perturbations, and the queueing limiters' 360: 68 gained by truth
-	// (pipeline-bound read degraded: the simulator's AIMD 49 times, its
-	// Vector ARC 17, its Envoy once, go-concurrency-limits' Gradient run
-	// for real once; 65 coarsened 5×, 2 coarsened 3×, 1 off the beat),
-	// none lost; 4 pipeline-bound traces moved from degraded to
-	// oscillating, and 42 the truth leaves out (pipelines that lost a
-	// material share in their overload) from degraded to healthy or
-	// pipeline-bound; multi-episode time unchanged. At 75 % two are lost
-	// (coarsened 3×), at 50 % 32; in-flight at the limit alone gains 2 (a
-	// gauge read at one instant says less of an interval than its
-	// rejections do). Never where the losses make lostMostOpening (60 %)
+	// failing. Over the 9,464 dumped traces and a fresh draw of 1,325 (the
+	// simulator's + 431 with coupled and free base latencies, the
+	// libraries' + 421), whole and under 7 perturbations, and the queueing
+	// limiters' 360: 68 gained by truth (pipeline-bound read degraded: the
+	// simulator's AIMD 49 times, its Vector ARC 17, its Envoy once,
+	// go-concurrency-limits' Gradient run for real once; 65 coarsened 5×,
+	// 2 coarsened 3×, 1 off the beat), none lost; 4 pipeline-bound traces
+	// moved from degraded to oscillating, and 42 the truth leaves out
+	// (pipelines that lost a material share in their overload) from
+	// degraded to healthy or pipeline-bound; multi-episode time unchanged.
+	// At 75 % two are lost (coarsened 3×), at 50 % 32; in-flight at the
+	// limit alone gains 2 (a gauge read at one instant says less of an
+	// interval than its rejections do). Never where the losses make lostMostOpening (60 %)
 	// of completions or more: a limiter's overload, or its probing of a
 	// healthy downstream's shed point, loses about half at most, and a
 	// reading that turned demand away may have done so for a moment — the
@@ -2894,10 +2893,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// the losses are the excess of a queue the limit let in; nor where
 		// most of the losses fell in samples in which the limit bound,
 		// short of lostMostOpening (lostBindingShare: a load that fell
-		// away after them). Not where
-		// in-flight reads 0 at the median while an RTT was measured:
-		// requests succeeded that Little's law, fed those zeros, cannot
-		// count, and a few timeouts read as "100 % of completions"
+		// away after them). Not where in-flight reads 0 at the median
+		// while an RTT was measured: requests succeeded that Little's law,
+		// fed those zeros, cannot count, and a few timeouts read as "100 %
+		// of completions"
 		// (failsafe-go v0.9.8 at a capacity of 1 under a light batch load,
 		// read every 15 s: in-flight 0 at 69 of 80 readings, 1–6 losses a
 		// reading, its first window "failing"). Over 26,375 traces: 11

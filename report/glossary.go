@@ -129,19 +129,20 @@ degraded-downstream (critical)
   1.25× its baseline: then the losses are the timeouts of a queue a limit
   above capacity let in (a limiter deaf to losses running away), not a
   failing downstream; nor where 90% of the losses or more fell in readings
-  in which the limit bound (it turned demand away, or in-flight sat at it):
-  the load fell away after them; or half of what completes is lost while
-  completions fall to half, wherever the limit sits — either at a loss rate
-  of 2% of the best completion rate or more (the timeouts of a pipeline
-  idle between batches are a trickle, not a failing downstream) (a window
-  losing half with in-flight not pressed against the limit, while turning
-  away 80% of demand or while its limit grew through the losses, is no calm
-  level, nor one whose limit sank 5% with losses of 1%: a limiter backing
-  off from an incident the trace opens in). The calm level is a third of
-  the way up the calm windows' loss shares, no higher than their
-  third-lowest: a steady few percent spread over windows is not "twice" its
-  luckiest window. The evidence names which it saw, with its numbers. Page
-  the downstream's owner; raising the limit would only queue more.
+  in which the limit bound (it turned demand away, or in-flight sat at it),
+  short of 60% of completions: the load fell away after them; or half of
+  what completes is lost while completions fall to half, wherever the limit
+  sits — either at a loss rate of 2% of the best completion rate or more
+  (the timeouts of a pipeline idle between batches are a trickle, not a
+  failing downstream) (a window losing half with in-flight not pressed
+  against the limit, while turning away 80% of demand or while its limit
+  grew through the losses, is no calm level, nor one whose limit sank 5%
+  with losses of 1%: a limiter backing off from an incident the trace opens
+  in). The calm level is a third of the way up the calm windows' loss
+  shares, no higher than their third-lowest: a steady few percent spread
+  over windows is not "twice" its luckiest window. The evidence names which
+  it saw, with its numbers. Page the downstream's owner; raising the limit
+  would only queue more.
 
 oscillating (warning)
   The limit swings widely and repeatedly: the middle half of its values
