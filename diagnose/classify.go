@@ -3622,6 +3622,8 @@ const (
 	TputFall           Threshold = tputFall
 	LostMost           Threshold = lostMost
 	FailingRate        Threshold = failingRate
+	LostBindingShare   Threshold = lostBindingShare
+	LostMostOpening    Threshold = lostMostOpening
 )
 
 // Advice is the recommendation of a class without a target's numbers: what

@@ -552,6 +552,18 @@ func Build(opt Options) (File, []string, error) {
 			// downstream), with requests in flight
 			far := fmt.Sprintf("limitscope:lost_share:%s >= %g and %s limitscope:utilisation:%s < %g unless %s (limitscope:completions_share:%s > %g and %s limitscope:rtt_rise:%s >= %g)",
 				w, float64(diagnose.BindingShare), on, w, float64(diagnose.PipelineUtil), on, w, float64(diagnose.TputFall), on, w, float64(diagnose.RTTFollows))
+			if have[trace.FieldRejected] {
+				// nor where LostBindingShare of the window's losses fell in
+				// evaluations that also turned demand away, short of
+				// LostMostOpening (diagnose's lostWhileBinding: losses that
+				// came with demand pressed against the limit, the load
+				// falling away after them — a batch pipeline bursting into
+				// its limit every few minutes reads light over the window).
+				// Diagnose also counts a reading with in-flight at the
+				// limit; the rules count rejections only
+				rec("limitscope:lost_binding_share", fmt.Sprintf("sum_over_time((limitscope:dropped:rate1m and %s limitscope:rejected:rate1m > 0)[%s:%s]) / sum_over_time(limitscope:dropped:rate1m[%s:%s])", on, w, step, w, step))
+				far += fmt.Sprintf(" unless %s (limitscope:lost_binding_share:%s >= %g and %s limitscope:lost_share:%s < %g)", on, w, float64(diagnose.LostBindingShare), on, w, float64(diagnose.LostMostOpening))
+			}
 			most := fmt.Sprintf("limitscope:lost_share:%s >= %g and %s limitscope:completions_share:%s <= %g", w, float64(diagnose.LostMost), on, w, float64(diagnose.CollapseDrop))
 			// never calm: every window of the baseline span lost
 			// BindingShare with in-flight under PipelineUtil of the limit —

@@ -341,23 +341,47 @@ func TestCapacityLostNeedsInFlight(t *testing.T) {
 // limit (overloaded) — a pipeline-bound reading there, as diagnose's. A
 // limiter losing 40 % from its first minute at half its limit fires too
 // (no calm level of losses ever formed); one losing 10 % while it fills
-// its limit (an AIMD probing its downstream's shed point) does not.
+// its limit (an AIMD probing its downstream's shed point) does not, nor
+// does a batch pipeline bursting into its limit every 4 minutes whose
+// losses all come while it turns demand away (LostBindingShare), though
+// in-flight averages under a third of the limit: it is pipeline-bound.
+// Losses of two thirds of what it lets through in those bursts are
+// failing, wherever they fall (LostMostOpening).
 func TestFailingDownstreamFires(t *testing.T) {
 	var in []series
 	in = append(in, withDropped(limiterSeries("shedding", constant(130), constant(60), constant(0.020), constant(0.022), constant(0)), constant(60/0.022*2/3))...)
 	in = append(in, withDropped(limiterSeries("probing", constant(40), constant(38), constant(0.020), constant(0.022), constant(400)), constant(38/0.022/9))...)
 	in = append(in, withDropped(limiterSeries("failing", from(40, 220, 240), from(38, 18, 240), constant(0.020), constant(0.022), constant(0)), from(0, 1.5*18/0.022, 240))...)
 	in = append(in, withDropped(limiterSeries("overloaded", from(40, 220, 240), from(38, 95, 240), constant(0.020), from(0.022, 0.055, 240), constant(0)), from(0, 95/0.055/9, 240))...)
+	// a batch every 4 minutes: 1 minute pressed against a limit of 20,
+	// turning demand away and losing 30 % of completions, then 1 request
+	burst := func(in, out float64) []float64 {
+		v := constant(out)
+		for i := range v {
+			if i%16 < 4 {
+				v[i] = in
+			}
+		}
+		return v
+	}
+	in = append(in, withDropped(limiterSeries("bursting", constant(20), burst(20, 1), constant(0.020), constant(0.022), burst(300, 0)), burst(0.3*20/0.022, 0))...)
+	in = append(in, withDropped(limiterSeries("bursts-failing", constant(20), burst(20, 1), constant(0.020), constant(0.022), burst(300, 0)), burst(3*20/0.022, 0))...)
 	promtoolAlerts(t, in, map[string][]firing{
 		"LimiterDegradedDownstream": {{"failing", "failing", "critical",
 			"failing on svc:9090: the downstream fails what it is sent (losses make 60% of what the limit lets through)",
 			"losses made 60% of what the limit let through (calm level 0.00) with in-flight at 0.08 of the limit and completions at 0.47 of their best. " + degradedAdvice},
+			{"bursts-failing", "failing", "critical",
+				"bursts-failing on svc:9090: the downstream fails what it is sent (losses make 68.73% of what the limit lets through)",
+				"losses made 68.73% of what the limit let through (calm level 0.68) with in-flight at 0.28 of the limit and completions at 0.67 of their best. " + degradedAdvice},
 			{"shedding", "failing", "critical",
 				"shedding on svc:9090: the downstream fails what it is sent (losses make 40% of what the limit lets through)",
 				"losses made 40% of what the limit let through (calm level 0.40) with in-flight at 0.46 of the limit and completions at 1.00 of their best. " + degradedAdvice}},
 		"LimiterPipelineBound": {{"overloaded", "", "info",
 			"overloaded on svc:9090: the pipeline, not the downstream, is the constraint",
-			"in-flight is 0.43 of the limit 220.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}},
+			"in-flight is 0.43 of the limit 220.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)},
+			{"bursting", "", "info",
+				"bursting on svc:9090: the pipeline, not the downstream, is the constraint",
+				"in-flight is 0.28 of the limit 20.00 and the limit turns away little demand. " + diagnose.Advice(diagnose.PipelineBound)}},
 	})
 }
 
