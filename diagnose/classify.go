@@ -2380,9 +2380,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	nd, withDrop, nr, withReject, nBoth, atLimit := 0, 0, 0, 0, 0, 0
 	noRejectSeries := s.have&trace.FieldRejected == 0
 	for i := range pts {
-		if noRejectSeries && pts[i].has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight {
+		if noRejectSeries && pts[i].loaded() {
 			nBoth++
-			if sitsAtLimit(pts[i].inFlight, pts[i].limit) {
+			if pts[i].atLimit() {
 				atLimit++
 			}
 		}
@@ -2942,8 +2942,8 @@ func (s *Stream) queueTimedOut(w *windowStats, pts []point) bool {
 
 // lostWhileBinding is the share of a window's losses (dropped) that fell in
 // samples in which the limit bound: it turned demand away over the
-// interval, or in-flight sat at it as seldomAtLimit reads it (0: no
-// losses).
+// interval, or in-flight sat at it (point.atLimit, as seldomAtLimit reads
+// it). 0 where nothing was lost.
 func lostWhileBinding(pts []point) float64 {
 	var all, binding float64
 	for i := range pts {
@@ -2952,8 +2952,7 @@ func lostWhileBinding(pts []point) float64 {
 			continue
 		}
 		all += p.dropped
-		turnedAway := p.has&trace.FieldRejected != 0 && p.rejected > 0
-		if turnedAway || p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && sitsAtLimit(p.inFlight, p.limit) {
+		if p.has&trace.FieldRejected != 0 && p.rejected > 0 || p.atLimit() {
 			binding += p.dropped
 		}
 	}
@@ -2963,10 +2962,15 @@ func lostWhileBinding(pts []point) float64 {
 	return binding / all
 }
 
-// sitsAtLimit reports in-flight sitting at the limit: within atLimitSlack of
-// it (at least one request, at most atLimitSlackMax of it).
-func sitsAtLimit(inFlight, limit float64) bool {
-	return inFlight >= limit-min(max(1, atLimitSlack*limit), atLimitSlackMax*limit)
+// loaded reports whether a point measured both its limit and in-flight.
+func (p *point) loaded() bool {
+	return p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight
+}
+
+// atLimit reports a loaded point's in-flight sitting at its limit: within
+// atLimitSlack of it (at least one request, at most atLimitSlackMax of it).
+func (p *point) atLimit() bool {
+	return p.loaded() && p.inFlight >= p.limit-min(max(1, atLimitSlack*p.limit), atLimitSlackMax*p.limit)
 }
 
 // thirdsOnce is a series' medians over a window's first and last thirds,
@@ -3325,7 +3329,7 @@ func pointRTTMin(p *point) (float64, bool) {
 // measured, capped at 1: an in-flight that is a window's maximum (Mimir's)
 // can exceed the limit.
 func utilisation(p *point) (float64, bool) {
-	return min(p.inFlight/p.limit, 1), p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldLimit|trace.FieldInFlight && p.limit > 0
+	return min(p.inFlight/p.limit, 1), p.loaded() && p.limit > 0
 }
 
 // thirds returns the medians of a field over the first and last third of
