@@ -90,10 +90,16 @@ func TestEpisodesHealthyThenDegraded(t *testing.T) {
 // the batch's of the samples so far, and taking it changes nothing: also
 // for a 30 s reading repeated every second, whose first windows are held
 // until its readings show (holding) and whose result meanwhile is decided
-// on a copy.
+// on a copy, and for readings 2 minutes apart, whose first window is held
+// until the window is sized.
 func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 	samples := simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 2*time.Second)
 	repeated := testtools.RepeatReadings(simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 30*time.Second), 30, false)
+	// read every 2 minutes, the first window is held until the window is
+	// sized (8 intervals): 5 minutes hold too few readings to judge. One
+	// 24-minute window holds the demand drop and the saturated load before
+	// it: healthy
+	every2min := simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 2*time.Minute)
 	for _, c := range []struct {
 		name     string
 		samples  []trace.Sample
@@ -103,6 +109,7 @@ func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 	}{
 		{"every 2 s", samples, []int{40, 200}, PipelineBound, 0},
 		{"every 30 s, each reading in 30 rows", repeated, []int{61, 75, 89, 200}, PipelineBound, 29 * 49},
+		{"every 2 min", every2min, []int{2, 3, 5, 7, 8, 10}, Healthy, 0},
 	} {
 		batch := Classify("payments", c.samples, Options{})
 		st := NewStream("payments", Options{})

@@ -1268,11 +1268,13 @@ func TestLossesWhileTheLimitBoundAreNoFailing(t *testing.T) {
 // insufficient data for want of 12 readings (shortSpanSamples). Its
 // readings each turned demand away (while it pinned its concurrency to
 // re-measure), yet losses that large are no overload of a binding limit
-// (lostBindingShare stops short of lostMostOpening). Nine readings (10
-// minutes) are judged too, and eight after a window that went unjudged (no
-// limit read in it); eight in all are not (the adaptive window is sized
-// from 8 intervals), nor are the ten read a second apart (a 9-s
-// recording).
+// (lostBindingShare stops short of lostMostOpening). Judged too: nine
+// readings (10 minutes); eight in all (a first default window too short to
+// judge stays open until the adaptive window is sized: probeWindow); eight
+// after a window that went unjudged (no limit read in it); eight one or
+// two minutes apart (the held readings are all kept; the README says 8
+// readings a minute apart are judged). Not judged: seven (5 minutes 15 s),
+// and the ten read a second apart (a 9-s recording).
 func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 	recorded := readTestdata(t, "envoy-runaway-failing-75s.csv")
 	// 12 readings (a 15-minute window) with no limit, then 8 as recorded
@@ -1286,9 +1288,12 @@ func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 		}
 		afterUnmeasured = append(afterUnmeasured, smp)
 	}
-	perSecond := append([]trace.Sample(nil), recorded...)
-	for i := range perSecond {
-		perSecond[i].Time = recorded[0].Time.Add(time.Duration(i) * time.Second)
+	apart := func(n int, d time.Duration) []trace.Sample {
+		smp := append([]trace.Sample(nil), recorded[:n]...)
+		for i := range smp {
+			smp[i].Time = recorded[0].Time.Add(time.Duration(i) * d)
+		}
+		return smp
 	}
 	for _, c := range []struct {
 		name    string
@@ -1297,9 +1302,12 @@ func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 	}{
 		{"as recorded", recorded, Degraded},
 		{"nine readings", recorded[:9], Degraded},
-		{"eight readings", recorded[:8], Insufficient},
+		{"eight readings", recorded[:8], Degraded},
+		{"seven readings", recorded[:7], Insufficient},
 		{"eight readings after a window without a limit", afterUnmeasured, Degraded},
-		{"read a second apart", perSecond, Insufficient},
+		{"eight readings a minute apart", apart(8, time.Minute), Degraded},
+		{"eight readings two minutes apart", apart(8, 2*time.Minute), Degraded},
+		{"read a second apart", apart(len(recorded), time.Second), Insufficient},
 	} {
 		r := Classify("degraded", c.samples, Options{})
 		if r.Class != c.want {
@@ -1308,5 +1316,19 @@ func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 		if c.want == Degraded && !degradedSaying(r, "the downstream fails what the limit lets through") {
 			t.Errorf("%s: no failing finding: %+v", c.name, r.Findings)
 		}
+	}
+}
+
+// A first window that can be judged closes at its end even before the
+// adaptive window is sized (probeWindow): read every 45 s, the opening 5
+// minutes hold 7 readings, and their min RTT (328 ms, before AIMD's own
+// queue built) is the baseline against which the fall at minute 16 reads
+// degraded (the min RTT 1.9× up, completions at an eighth). Held until the
+// window is sized (9 minutes), the opening window's min RTT read 545 ms
+// and the fall healthy.
+func TestJudgeableFirstWindowClosesBeforeTheWindowIsSized(t *testing.T) {
+	r := Classify("degraded", readTestdata(t, "gcl-aimd-degraded-45s.csv"), Options{})
+	if r.Class != Degraded || !degradedSaying(r, "min RTT rose") {
+		t.Fatalf("%s, want degraded-downstream on the min RTT's rise: %+v", r.Class, r.Findings)
 	}
 }
