@@ -633,3 +633,110 @@ func TestTuneReportsCarryTheInputsWarnings(t *testing.T) {
 		t.Errorf("the recording as written warns of something:\n%.600s", out)
 	}
 }
+
+// A Prometheus range read at a 1-minute step gets a verdict from 8
+// readings: the real Prometheus server holds a recording of our gradient
+// limiter pinned at its floor mid-incident, 15 s apart, in the series
+// limiterprom exports (limiter/limiterprom/collector.go: the gauges, the
+// RTT histogram's sum and count, the requests counter by outcome), written
+// into its storage by the real promtool as a backfill is. diagnose --prom
+// reads 10, 7 and 6 minutes of it at --interval 1m: 11 and 8 readings a
+// minute apart read degraded-downstream (shortSpanSamples, and the first
+// window held until the window is sized), 7 (6 minutes) read insufficient
+// data.
+func TestDiagnoseReadsAMinuteStepRangeFromPrometheus(t *testing.T) {
+	rows, _, err := trace.ReadFile(filepath.Join("testdata", "gradient-pinned-mid-incident-15s.csv"), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the recording ends at a whole minute an hour ago: in the past, as a
+	// backfill is, and well inside the server's retention
+	end := time.Now().Add(-time.Hour).Truncate(time.Minute)
+	shift := end.Sub(rows[len(rows)-1].Time)
+	promURL := testtools.BackfilledPrometheus(t, limiterpromHistory(rows, shift))
+	for _, c := range []struct {
+		backfill string
+		readings int
+		want     diagnose.Class
+		code     int
+	}{
+		{"10m", 11, diagnose.Degraded, diagnose.ExitFailed},
+		{"7m", 8, diagnose.Degraded, diagnose.ExitFailed},
+		{"6m", 7, diagnose.Insufficient, ExitNoData},
+	} {
+		out, errOut, code := run(t, "", "diagnose", "--prom", promURL, "--backfill", c.backfill, "--until", end.Format(time.RFC3339), "--interval", "1m", "--format", "json")
+		var d struct {
+			Targets []struct {
+				Target  string         `json:"target"`
+				Class   diagnose.Class `json:"class"`
+				Samples int            `json:"samples"`
+			} `json:"targets"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil || code != c.code {
+			t.Fatalf("--backfill %s: exit %d, want %d (%v): %s %s", c.backfill, code, c.code, err, out, errOut)
+		}
+		if len(d.Targets) != 1 || d.Targets[0].Target != "search" || d.Targets[0].Samples != c.readings || d.Targets[0].Class != c.want {
+			t.Errorf("--backfill %s: %+v, want search with %d readings, %s", c.backfill, d.Targets, c.readings, c.want)
+		}
+	}
+}
+
+// limiterpromHistory renders rows, shifted by shift, as OpenMetrics text of
+// the series limiterprom exports for the downstream "search": gauges as
+// read, counters summed from the rows' counts, the RTT histogram's count
+// the completions Little's law gives (in-flight over the RTT, per row's
+// interval) and its sum those completions at the row's RTT.
+func limiterpromHistory(rows []trace.Sample, shift time.Duration) string {
+	type sample struct {
+		labels string
+		value  float64
+		at     time.Time
+	}
+	families := map[string][]sample{}
+	var order []string
+	add := func(family, series, labels string, v float64, at time.Time) {
+		if _, ok := families[family]; !ok {
+			order = append(order, family)
+		}
+		families[family] = append(families[family], sample{series + labels, v, at})
+	}
+	var success, dropped, rejected, count, sum float64
+	for i, r := range rows {
+		at := r.Time.Add(shift)
+		iv := 15 * time.Second
+		if i > 0 {
+			iv = r.Time.Sub(rows[i-1].Time)
+		}
+		done := r.InFlight / (r.RTTMs / 1000) * iv.Seconds()
+		success, dropped, rejected = success+done, dropped+r.Dropped, rejected+r.Rejected
+		count, sum = count+done, sum+done*r.RTTMs/1000
+		add("gauge limiter_limit", "limiter_limit", `{downstream="search"}`, r.Limit, at)
+		add("gauge limiter_in_flight", "limiter_in_flight", `{downstream="search"}`, r.InFlight, at)
+		add("gauge limiter_rtt_min_seconds", "limiter_rtt_min_seconds", `{downstream="search"}`, r.RTTMinMs/1000, at)
+		add("histogram limiter_rtt_seconds", "limiter_rtt_seconds_bucket", `{downstream="search",le="+Inf"}`, count, at)
+		add("histogram limiter_rtt_seconds", "limiter_rtt_seconds_sum", `{downstream="search"}`, sum, at)
+		add("histogram limiter_rtt_seconds", "limiter_rtt_seconds_count", `{downstream="search"}`, count, at)
+		add("counter limiter_requests", "limiter_requests_total", `{downstream="search",outcome="success"}`, success, at)
+		add("counter limiter_requests", "limiter_requests_total", `{downstream="search",outcome="dropped"}`, dropped, at)
+		add("counter limiter_requests", "limiter_requests_total", `{downstream="search",outcome="rejected"}`, rejected, at)
+	}
+	var b strings.Builder
+	for _, f := range order {
+		fmt.Fprintf(&b, "# TYPE %s %s\n", strings.Fields(f)[1], strings.Fields(f)[0])
+		// each series' samples together, in time order
+		series := map[string]bool{}
+		for _, s := range families[f] {
+			if series[s.labels] {
+				continue
+			}
+			series[s.labels] = true
+			for _, o := range families[f] {
+				if o.labels == s.labels {
+					fmt.Fprintf(&b, "%s %g %d\n", o.labels, o.value, o.at.Unix())
+				}
+			}
+		}
+	}
+	b.WriteString("# EOF\n")
+	return b.String()
+}

@@ -20,9 +20,6 @@ import (
 // the server's URL; the server stops when the test ends.
 func StartPrometheus(t testing.TB, scrape, target string, ruleFiles ...string) string {
 	t.Helper()
-	bin := Require(t, "prometheus", "prometheus", "fleet mode is tested against a real server")
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "prometheus.yml")
 	rules := ""
 	if len(ruleFiles) > 0 {
 		rules = "rule_files:\n"
@@ -30,19 +27,51 @@ func StartPrometheus(t testing.TB, scrape, target string, ruleFiles ...string) s
 			rules += fmt.Sprintf("  - %q\n", f)
 		}
 	}
-	err := os.WriteFile(cfg, []byte(fmt.Sprintf(`global:
+	return startServer(t, fmt.Sprintf(`global:
   scrape_interval: %s
   evaluation_interval: 1s
 %sscrape_configs:
   - job_name: limiter
     static_configs:
       - targets: [%q]
-`, scrape, rules, target)), 0o644)
-	if err != nil {
+`, scrape, rules, target), "")
+}
+
+// BackfilledPrometheus starts the real Prometheus server on a loopback port
+// over the history in openMetrics (OpenMetrics text, timestamps in the
+// past), written into its storage by the real promtool (tsdb
+// create-blocks-from openmetrics) as a backfill is; it scrapes nothing. It
+// returns the server's URL; the server stops when the test ends.
+func BackfilledPrometheus(t testing.TB, openMetrics string) string {
+	t.Helper()
+	promtool := Require(t, "promtool", "prometheus", "fleet mode is tested against a real server")
+	dir := t.TempDir()
+	in, data := filepath.Join(dir, "history.om"), filepath.Join(dir, "data")
+	if err := os.WriteFile(in, []byte(openMetrics), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", in, data).CombinedOutput(); err != nil {
+		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
+	}
+	return startServer(t, "global:\n  scrape_interval: 15s\n", data)
+}
+
+// startServer starts the real Prometheus server with the configuration
+// cfg over the storage in data (a fresh one where it is "") and waits
+// until it is ready.
+func startServer(t testing.TB, cfg, data string) string {
+	t.Helper()
+	bin := Require(t, "prometheus", "prometheus", "fleet mode is tested against a real server")
+	dir := t.TempDir()
+	if data == "" {
+		data = filepath.Join(dir, "data")
+	}
+	cfgFile := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(cfgFile, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
-	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
+	cmd := exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+data, "--web.listen-address="+addr, "--log.level=warn")
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
