@@ -1318,17 +1318,3 @@ func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 		}
 	}
 }
-
-// A first window that can be judged closes at its end even before the
-// adaptive window is sized (probeWindow): read every 45 s, the opening 5
-// minutes hold 7 readings, and their min RTT (328 ms, before AIMD's own
-// queue built) is the baseline against which the fall at minute 16 reads
-// degraded (the min RTT 1.9× up, completions at an eighth). Held until the
-// window is sized (9 minutes), the opening window's min RTT read 545 ms
-// and the fall healthy.
-func TestJudgeableFirstWindowClosesBeforeTheWindowIsSized(t *testing.T) {
-	r := Classify("degraded", readTestdata(t, "gcl-aimd-degraded-45s.csv"), Options{})
-	if r.Class != Degraded || !degradedSaying(r, "min RTT rose") {
-		t.Fatalf("%s, want degraded-downstream on the min RTT's rise: %+v", r.Class, r.Findings)
-	}
-}
