@@ -1094,6 +1094,12 @@ type Stream struct {
 	readingIvs  [autoWindowProbe]float64
 	nReadingIvs int
 	fold        bool
+	// recStart is the first sample's time of the recording (FreshAfter);
+	// sizing its first intervals and nSizing how many it has had: the
+	// adaptive window is sized from them (probeWindow)
+	recStart int64
+	sizing   [autoWindowProbe]float64
+	nSizing  int
 	// holding: the first window ended with the rows repeating fewer than
 	// foldReadings readings, or with too few limit readings to judge
 	// before the adaptive window was sized; no window closes until the
@@ -1271,7 +1277,7 @@ func (s *Stream) fixAutoWindow(intervals []float64) {
 		return
 	}
 	s.window = int64(AutoWindow(med))
-	s.next = addSat(s.first, s.window)
+	s.next = addSat(s.recStart, s.window)
 }
 
 // probeWindow fixes the adaptive window from the first row intervals
@@ -1285,7 +1291,7 @@ func (s *Stream) fixAutoWindow(intervals []float64) {
 // until it is.
 func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 	switch {
-	case len(s.intervals) < autoWindowProbe:
+	case s.nSizing < autoWindowProbe:
 		// the adaptive window is not sized yet, and the default window
 		// it opened with would close with too few limit readings to judge
 		// (minWindowSamples): it stays open until the window is sized.
@@ -1305,10 +1311,10 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 			s.holding = true
 		}
 		return
-	case len(s.intervals) == autoWindowProbe: // once: one interval a row
+	case s.nSizing == autoWindowProbe: // once: one interval a row
 		s.holding = false
 		if s.auto {
-			s.fixAutoWindow(s.intervals)
+			s.fixAutoWindow(s.sizing[:])
 		}
 		repeats := s.repeats
 		if same {
@@ -1346,6 +1352,18 @@ func (s *Stream) limitsBefore(end int64) int {
 	return n
 }
 
+// probeAfresh sizes the adaptive window of the recording that begins at
+// at (after a gap of FreshAfter) from its own first intervals, as it is
+// sized alone: a recording read every 15 s after one read every second
+// kept the 1-minute window, 4 readings in each, and none was judged. A
+// stream that folds repeated rows keeps the window of its readings.
+func (s *Stream) probeAfresh(at int64) {
+	if !s.auto || s.fold {
+		return
+	}
+	s.window, s.recStart, s.nSizing, s.probing = int64(DefaultWindow), at, 0, true
+}
+
 // decideFold ends the probe: a trace whose rows repeat their readings
 // (repeatedReadings), with foldReadings intervals between readings, folds
 // its repeated rows and sizes its window from the readings.
@@ -1377,11 +1395,11 @@ func (s *Stream) decided() *Stream {
 		c.counts[k] = v
 	}
 	c.lims, c.vals, c.measures, c.tmp, c.filtered, c.times = nil, nil, nil, nil, nil, nil
-	if len(s.intervals) < autoWindowProbe {
+	if s.nSizing < autoWindowProbe {
 		// held before the window was sized (probeWindow): it is sized
 		// from the intervals there are
 		c.holding = false
-		c.fixAutoWindow(s.intervals)
+		c.fixAutoWindow(s.sizing[:s.nSizing])
 	} else {
 		c.decideFold()
 	}
@@ -1435,12 +1453,16 @@ func (s *Stream) Push(smp trace.Sample) {
 	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
 	same := s.n > 0 && t > s.last && p.sameReading(&s.prev)
 	if s.n == 0 {
-		s.first, s.readingAt = t, t
+		s.first, s.readingAt, s.recStart = t, t, t
 		s.next = addSat(t, s.window)
 	} else {
 		if len(s.intervals) < 64 {
 			s.intervals = append(s.intervals, float64(t-s.last)/1e9)
 		}
+		if s.nSizing < autoWindowProbe {
+			s.sizing[s.nSizing] = float64(t-s.last) / 1e9
+		}
+		s.nSizing++
 		if s.probing {
 			if !same && t > s.readingAt {
 				if s.nReadingIvs < len(s.readingIvs) {
@@ -1513,7 +1535,8 @@ func (s *Stream) closeUpTo(t int64) {
 		before, after := s.around(end, t)
 		if silence := uint64(after) - uint64(before); silence >= uint64(s.window) {
 			// unsigned: a gap may span more than half the int64 range
-			if silence >= uint64(FreshAfter) {
+			fresh := silence >= uint64(FreshAfter)
+			if fresh {
 				s.closeRecording(addSat(end, -s.window), before)
 				s.forget()
 			} else {
@@ -1522,6 +1545,9 @@ func (s *Stream) closeUpTo(t int64) {
 			s.prevIdle = nil // a burst after a gap grew from nothing seen
 			// the whole windows without a sample are counted, skipped in O(1)
 			s.windows += int((uint64(after) - uint64(end)) / uint64(s.window))
+			if fresh {
+				s.probeAfresh(after)
+			}
 			if s.next = addSat(after, s.window); s.next == math.MaxInt64 {
 				break // the end of representable time
 			}

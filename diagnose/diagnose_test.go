@@ -2024,6 +2024,70 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 	}
 }
 
+// A recording after a gap of FreshAfter sizes its adaptive window from its
+// own intervals (probeAfresh), so it reads as it does alone after one read
+// at another interval: every fixture with a verdict, an hour after the same
+// rows read every second (where it is read every 5 s or more seldom: a
+// 1-minute window) or every 15 s (3¾ minutes). Kept at the first
+// recording's window, a fixture read every 15 s after rows a second apart
+// held 4 readings a window and none was judged. A stream whose rows repeat
+// their readings (foldReadings) keeps the window sized from its first
+// readings: those fixtures are left out.
+func TestRecordingAfterAGapSizesItsOwnWindow(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(fs []Finding, from time.Time, shift time.Duration) []string {
+		var out []string
+		for _, f := range fs {
+			if !f.Start.Before(from) {
+				out = append(out, fmt.Sprintf("%s %s – %s", f.Class, f.Start.Add(shift).Format(time.RFC3339Nano), f.End.Add(shift).Format(time.RFC3339Nano)))
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	checked := 0
+	for _, file := range files {
+		name := filepath.Base(file)
+		byTarget := map[string][]trace.Sample{}
+		for _, s := range readTestdata(t, name) {
+			byTarget[s.Target] = append(byTarget[s.Target], s)
+		}
+		for target, one := range byTarget {
+			alone := Classify(target, one, Options{})
+			if alone.Class == Insufficient || alone.Stats.RepeatedRows > 0 {
+				continue // a stream that folds keeps the window of its readings
+			}
+			checked++
+			every := time.Second
+			if alone.Stats.IntervalS < 5 {
+				every = 15 * time.Second
+			}
+			var joined []trace.Sample
+			for i, s := range one {
+				s.Time = one[0].Time.Add(time.Duration(i) * every)
+				joined = append(joined, s)
+			}
+			start := joined[len(joined)-1].Time.Add(FreshAfter)
+			shift := start.Sub(one[0].Time)
+			for _, s := range one {
+				s.Time = s.Time.Add(shift)
+				joined = append(joined, s)
+			}
+			got := Classify(target, joined, Options{})
+			have, want := describe(got.Findings, start, 0), describe(alone.Findings, one[0].Time, shift)
+			if strings.Join(have, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s %s an hour after its rows read every %s:\n%s\nwant (as alone)\n%s", name, target, every, strings.Join(have, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("%d fixtures with a verdict: too few to say anything", checked)
+	}
+}
+
 // A re-probe lasts some round trips: our Gradient (ProbeDuration 10 s, its
 // sample window 2 s) at a capacity of 20 behind a 2 s downstream, read
 // every 5 s (testdata/gradient-reprobes-behind-2s-downstream-5s.csv), halves
