@@ -1965,62 +1965,35 @@ func TestStalledDownstreamWithoutLosses(t *testing.T) {
 // a window or more (a scrape outage) the windows start afresh too and no
 // finding runs across the gap. Every real fixture, joined with itself.
 func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.csv"))
-	if err != nil || len(files) < 20 {
-		t.Fatalf("fixtures: %v (%d)", err, len(files))
-	}
-	describe := func(fs []Finding, shift time.Duration) []string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, fmt.Sprintf("%s %s – %s", f.Class, f.Start.Add(shift).Format(time.RFC3339Nano), f.End.Add(shift).Format(time.RFC3339Nano)))
-		}
-		sort.Strings(out)
-		return out
-	}
-	checked := 0
-	for _, file := range files {
-		name := filepath.Base(file)
-		byTarget := map[string][]trace.Sample{}
-		for _, s := range readTestdata(t, name) {
-			byTarget[s.Target] = append(byTarget[s.Target], s)
-		}
-		for target, one := range byTarget {
-			alone := Classify(target, one, Options{})
-			if alone.Class == Insufficient {
+	for _, fx := range judgedFixtures(t) {
+		name, target, one, alone := fx.name, fx.target, fx.samples, fx.alone
+		span := one[len(one)-1].Time.Sub(one[0].Time)
+		window := time.Duration(alone.Stats.WindowS * float64(time.Second))
+		for _, gap := range []time.Duration{window * 3 / 2, FreshAfter, 30 * 24 * time.Hour} {
+			shift := span + gap
+			joined := append([]trace.Sample(nil), one...)
+			for _, s := range one {
+				s.Time = s.Time.Add(shift)
+				joined = append(joined, s)
+			}
+			got := Classify(target, joined, Options{})
+			for _, f := range got.Findings {
+				if f.End.After(one[len(one)-1].Time.Add(time.Nanosecond)) && f.Start.Before(one[0].Time.Add(shift)) {
+					t.Errorf("%s %s joined with itself %v later: %s %s – %s runs across the gap", name, target, gap, f.Class, f.Start, f.End)
+				}
+			}
+			if gap < FreshAfter {
 				continue
 			}
-			checked++
-			span := one[len(one)-1].Time.Sub(one[0].Time)
-			window := time.Duration(alone.Stats.WindowS * float64(time.Second))
-			for _, gap := range []time.Duration{window * 3 / 2, FreshAfter, 30 * 24 * time.Hour} {
-				shift := span + gap
-				joined := append([]trace.Sample(nil), one...)
-				for _, s := range one {
-					s.Time = s.Time.Add(shift)
-					joined = append(joined, s)
-				}
-				got := Classify(target, joined, Options{})
-				for _, f := range got.Findings {
-					if f.End.After(one[len(one)-1].Time.Add(time.Nanosecond)) && f.Start.Before(one[0].Time.Add(shift)) {
-						t.Errorf("%s %s joined with itself %v later: %s %s – %s runs across the gap", name, target, gap, f.Class, f.Start, f.End)
-					}
-				}
-				if gap < FreshAfter {
-					continue
-				}
-				want, have := append(describe(alone.Findings, 0), describe(alone.Findings, shift)...), describe(got.Findings, 0)
-				sort.Strings(want)
-				if got.Class != alone.Class {
-					t.Errorf("%s %s joined with itself %v later: %s, alone %s", name, target, gap, got.Class, alone.Class)
-				}
-				if strings.Join(have, "\n") != strings.Join(want, "\n") {
-					t.Errorf("%s %s joined with itself %v later:\n%s\nwant (as alone)\n%s", name, target, gap, strings.Join(have, "\n"), strings.Join(want, "\n"))
-				}
+			want, have := append(describeFindings(alone.Findings, time.Time{}, 0), describeFindings(alone.Findings, time.Time{}, shift)...), describeFindings(got.Findings, time.Time{}, 0)
+			sort.Strings(want)
+			if got.Class != alone.Class {
+				t.Errorf("%s %s joined with itself %v later: %s, alone %s", name, target, gap, got.Class, alone.Class)
+			}
+			if strings.Join(have, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s %s joined with itself %v later:\n%s\nwant (as alone)\n%s", name, target, gap, strings.Join(have, "\n"), strings.Join(want, "\n"))
 			}
 		}
-	}
-	if checked < 20 {
-		t.Fatalf("%d fixtures with a verdict: too few to say anything", checked)
 	}
 }
 
@@ -2034,21 +2007,50 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 // their readings (foldReadings) keeps the window sized from its first
 // readings: those fixtures are left out.
 func TestRecordingAfterAGapSizesItsOwnWindow(t *testing.T) {
+	for _, fx := range judgedFixtures(t) {
+		name, target, one, alone := fx.name, fx.target, fx.samples, fx.alone
+		if alone.Stats.RepeatedRows > 0 {
+			continue // a stream that folds keeps the window of its readings
+		}
+		every := time.Second
+		if alone.Stats.IntervalS < 5 {
+			every = 15 * time.Second
+		}
+		var joined []trace.Sample
+		for i, s := range one {
+			s.Time = one[0].Time.Add(time.Duration(i) * every)
+			joined = append(joined, s)
+		}
+		start := joined[len(joined)-1].Time.Add(FreshAfter)
+		shift := start.Sub(one[0].Time)
+		for _, s := range one {
+			s.Time = s.Time.Add(shift)
+			joined = append(joined, s)
+		}
+		got := Classify(target, joined, Options{})
+		have, want := describeFindings(got.Findings, start, 0), describeFindings(alone.Findings, one[0].Time, shift)
+		if strings.Join(have, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s %s an hour after its rows read every %s:\n%s\nwant (as alone)\n%s", name, target, every, strings.Join(have, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// judgedFixture is a real fixture's target that gets a verdict alone.
+type judgedFixture struct {
+	name, target string
+	samples      []trace.Sample
+	alone        Result
+}
+
+// judgedFixtures is every real fixture's target (testdata/*.csv) that gets
+// a verdict alone, with that result; fewer than 20 say nothing.
+func judgedFixtures(t *testing.T) []judgedFixture {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "*.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	describe := func(fs []Finding, from time.Time, shift time.Duration) []string {
-		var out []string
-		for _, f := range fs {
-			if !f.Start.Before(from) {
-				out = append(out, fmt.Sprintf("%s %s – %s", f.Class, f.Start.Add(shift).Format(time.RFC3339Nano), f.End.Add(shift).Format(time.RFC3339Nano)))
-			}
-		}
-		sort.Strings(out)
-		return out
-	}
-	checked := 0
+	var out []judgedFixture
 	for _, file := range files {
 		name := filepath.Base(file)
 		byTarget := map[string][]trace.Sample{}
@@ -2056,36 +2058,28 @@ func TestRecordingAfterAGapSizesItsOwnWindow(t *testing.T) {
 			byTarget[s.Target] = append(byTarget[s.Target], s)
 		}
 		for target, one := range byTarget {
-			alone := Classify(target, one, Options{})
-			if alone.Class == Insufficient || alone.Stats.RepeatedRows > 0 {
-				continue // a stream that folds keeps the window of its readings
-			}
-			checked++
-			every := time.Second
-			if alone.Stats.IntervalS < 5 {
-				every = 15 * time.Second
-			}
-			var joined []trace.Sample
-			for i, s := range one {
-				s.Time = one[0].Time.Add(time.Duration(i) * every)
-				joined = append(joined, s)
-			}
-			start := joined[len(joined)-1].Time.Add(FreshAfter)
-			shift := start.Sub(one[0].Time)
-			for _, s := range one {
-				s.Time = s.Time.Add(shift)
-				joined = append(joined, s)
-			}
-			got := Classify(target, joined, Options{})
-			have, want := describe(got.Findings, start, 0), describe(alone.Findings, one[0].Time, shift)
-			if strings.Join(have, "\n") != strings.Join(want, "\n") {
-				t.Errorf("%s %s an hour after its rows read every %s:\n%s\nwant (as alone)\n%s", name, target, every, strings.Join(have, "\n"), strings.Join(want, "\n"))
+			if alone := Classify(target, one, Options{}); alone.Class != Insufficient {
+				out = append(out, judgedFixture{name, target, one, alone})
 			}
 		}
 	}
-	if checked < 20 {
-		t.Fatalf("%d fixtures with a verdict: too few to say anything", checked)
+	if len(out) < 20 {
+		t.Fatalf("%d fixtures with a verdict: too few to say anything", len(out))
 	}
+	return out
+}
+
+// describeFindings lists the findings that start at from or later, each
+// as its class and span moved by shift, sorted.
+func describeFindings(fs []Finding, from time.Time, shift time.Duration) []string {
+	var out []string
+	for _, f := range fs {
+		if !f.Start.Before(from) {
+			out = append(out, fmt.Sprintf("%s %s – %s", f.Class, f.Start.Add(shift).Format(time.RFC3339Nano), f.End.Add(shift).Format(time.RFC3339Nano)))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // A re-probe lasts some round trips: our Gradient (ProbeDuration 10 s, its
