@@ -1298,15 +1298,13 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		// Read every 75 s, 5 minutes hold 4 readings, and a recording of 8
 		// read insufficient data. A first window that can be judged closes
 		// as before, though read every 40–50 s the sized window (8–10
-		// minutes) then judges its readings again, and a recording read
-		// after a gap of FreshAfter (its windows sized from the start)
-		// can read otherwise than alone. Holding every first window ends
-		// that, but over the dumped traces coarsened 3× (45 s) and the
-		// queueing limiters' it moved 58 verdicts: 19 gained and 15 lost
-		// by truth, 9 of those degraded against 3 gained (the 5-minute
-		// window's min RTT is a baseline from before AIMD's own queue
-		// builds), go-concurrency-limits and failsafe-go run for real 3
-		// gained and 4 lost. Holding only these moved none
+		// minutes) then judges its readings again. Holding every first
+		// window ends that, but over the dumped traces coarsened 3× (45 s)
+		// and the queueing limiters' it moved 58 verdicts: 19 gained and
+		// 15 lost by truth, 9 of those degraded against 3 gained (the
+		// 5-minute window's min RTT is a baseline from before AIMD's own
+		// queue builds), go-concurrency-limits and failsafe-go run for
+		// real 3 gained and 4 lost. Holding only these moved none
 		if s.auto && t >= s.next && s.limitsBefore(s.next) < minWindowSamples {
 			s.holding = true
 		}
