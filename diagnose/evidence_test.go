@@ -1318,3 +1318,26 @@ func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 		}
 	}
 }
+
+// Read every 45 s, the default 5-minute window closes on 7 readings and is
+// judged before 8 intervals size the window (9 minutes); the sized window
+// begins where that one ended, so no reading is judged twice
+// (fixAutoWindow). The opening window's min RTT (328 ms, before AIMD's own
+// queue built) is the baseline the fall at minute 16 is judged against:
+// degraded, the min RTT 1.9× up. Judged again inside a 9-minute window
+// from the start, the opening minutes counted twice; held until the window
+// was sized, the baseline read 545 ms and the fall healthy.
+func TestSizedWindowBeginsWhereTheFirstEnded(t *testing.T) {
+	smp := readTestdata(t, "gcl-aimd-degraded-45s.csv")
+	st := NewStream("degraded", Options{})
+	for _, s := range smp[:10] {
+		st.Push(s)
+	}
+	if want := smp[0].Time.Add(14 * time.Minute).UnixNano(); st.window != int64(9*time.Minute) || st.next != want || st.windows != 1 {
+		t.Fatalf("window %v, next window ends %v after the first sample, %d closed; want 9m0s, 14m0s, 1", time.Duration(st.window), time.Duration(st.next-smp[0].Time.UnixNano()), st.windows)
+	}
+	r := Classify("degraded", smp, Options{})
+	if r.Class != Degraded || !degradedSaying(r, "min RTT rose") {
+		t.Fatalf("%s, want degraded-downstream on the min RTT's rise: %+v", r.Class, r.Findings)
+	}
+}
