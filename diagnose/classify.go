@@ -1311,7 +1311,9 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		// from before AIMD's own queue builds: over the dumped traces
 		// coarsened 3× (45 s) and the queueing limiters', 32 gained and 44
 		// lost by truth (degraded 3 and 20), misses 224 → 236. Holding
-		// only these moved none
+		// only these moved no verdict, measured while the sized window
+		// still began at the recording's start; now that it begins where
+		// the closed one ended, they would go unjudged without it
 		if s.auto && t >= s.next && s.limitsBefore(s.next) < minWindowSamples {
 			s.holding = true
 		}
