@@ -78,6 +78,30 @@ func seedHuge(n int) []byte {
 	return b
 }
 
+// seedSpaced is readings every, one per step in steps (a pause between
+// them where a step is an hour or more): a first window held until the
+// adaptive window is sized, and a recording after a gap sized afresh.
+func seedSpaced(steps ...time.Duration) []byte {
+	var b []byte
+	for i, step := range steps {
+		b = binary.LittleEndian.AppendUint64(b, uint64(step))
+		b = append(b, 0x3f)
+		for _, v := range []float64{20, 18, 100, 120 + float64(i%3), 0, 1} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
+}
+
+// repeat is n copies of d.
+func repeat(n int, d time.Duration) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range out {
+		out[i] = d
+	}
+	return out
+}
+
 // FuzzDiagnose: no input sample sequence panics the classifier, hangs it,
 // makes a report that is not well-formed (JSON parses, numbers finite), or
 // a finding whose sentence prints NaN or Inf. The
@@ -88,6 +112,8 @@ func FuzzDiagnose(f *testing.F) {
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(time.Second)), seedSamplesN(14)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedRepeated(40, 5)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedHuge(60)...))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedSpaced(repeat(8, 75*time.Second)...)...))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedSpaced(append(append(repeat(30, time.Second), 2*time.Hour), repeat(30, 15*time.Second)...)...)...))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if len(raw) < 8 {
 			return
