@@ -1273,8 +1273,9 @@ func TestLossesWhileTheLimitBoundAreNoFailing(t *testing.T) {
 // judge stays open until the adaptive window is sized: probeWindow); eight
 // after a window that went unjudged (no limit read in it); eight one or
 // two minutes apart (the held readings are all kept; the README says 8
-// readings a minute apart are judged). Not judged: seven (5 minutes 15 s),
-// and the ten read a second apart (a 9-s recording).
+// readings a minute apart are judged). Not judged: seven (7 minutes 30 s,
+// short of shortSpanSamples), and the ten read a second apart (a 9-s
+// recording).
 func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 	recorded := readTestdata(t, "envoy-runaway-failing-75s.csv")
 	// 12 readings (a 15-minute window) with no limit, then 8 as recorded
