@@ -1314,7 +1314,7 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		// only these moved no verdict, measured while the sized window
 		// still began at the recording's start; now that it begins where
 		// the closed one ended, they would go unjudged without it
-		if s.auto && t >= s.next && s.limitsBefore(s.next) < minWindowSamples {
+		if s.auto && t >= s.next && s.partialSamples(addSat(s.next, -s.window), s.next) < minWindowSamples {
 			s.holding = true
 		}
 		return
@@ -1346,17 +1346,6 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		}
 	}
 	s.decideFold()
-}
-
-// limitsBefore counts the buffered samples before end that read a limit.
-func (s *Stream) limitsBefore(end int64) int {
-	n := 0
-	for i := s.head; i < len(s.buf) && s.buf[i].t < end; i++ {
-		if s.buf[i].has&trace.FieldLimit != 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // probeAfresh sizes the adaptive window of the recording that begins

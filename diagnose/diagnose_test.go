@@ -184,6 +184,18 @@ func TestMissingSeriesAreUnreachableNotGuessed(t *testing.T) {
 		// the rule a short recording failed, not "half a window", which
 		// eleven samples over ten seconds do not fall short of
 		t.Errorf("11 s of data says %q, want %q", r.Findings[0].Evidence.Summary, want)
+	} else if want := "Record for longer: read every 1s, 1 more reading (1s) would make the recording long enough to judge."; r.Findings[0].Recommendation != want {
+		// how much longer, where length is what it lacks
+		t.Errorf("11 s of data recommends %q, want %q", r.Findings[0].Recommendation, want)
+	}
+	// where it is not length (20 minutes with the limit read in the first
+	// 2 rows only), the recommendation names no count
+	fewLimits := append([]trace.Sample(nil), samples...)
+	for i := 2; i < len(fewLimits); i++ {
+		fewLimits[i].Fields &^= trace.FieldLimit
+	}
+	if r := Classify("x", fewLimits, Options{}); r.Class != Insufficient || !strings.HasPrefix(r.Findings[0].Recommendation, "Record for longer (at least one window)") {
+		t.Errorf("a limit read twice in 20 minutes: %s, recommending %q", r.Class, r.Findings[0].Recommendation)
 	}
 	// a short recording with a story gets a verdict, not insufficient-data
 	if r := Classify("x", samples[:100], Options{}); r.Class == Insufficient {

@@ -1314,6 +1314,11 @@ func TestTenReadingsOverElevenMinutesAreJudged(t *testing.T) {
 		if r.Class != c.want {
 			t.Errorf("%s: %s, want %s (%+v)", c.name, r.Class, c.want, r.Findings)
 		}
+		if c.want == Insufficient && c.samples[1].Time.Sub(c.samples[0].Time) == 75*time.Second {
+			if want := "read every 1m15s, 1 more reading (1m15s) would make"; !strings.Contains(r.Findings[0].Recommendation, want) {
+				t.Errorf("%s recommends %q, want it to say %q", c.name, r.Findings[0].Recommendation, want)
+			}
+		}
 		if c.want == Degraded && !degradedSaying(r, "the downstream fails what the limit lets through") {
 			t.Errorf("%s: no failing finding: %+v", c.name, r.Findings)
 		}

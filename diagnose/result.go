@@ -207,9 +207,17 @@ func (s *Stream) Result() Result {
 		if s.have&trace.FieldLimit == 0 {
 			why = "the series has no limit column: nothing to judge"
 		}
+		rec := "Record for longer (at least one window) or pass a shorter --window."
+		if more, every, ok := s.readingsShort(partialStart, r.Stats.IntervalS); ok {
+			word := "readings"
+			if more == 1 {
+				word = "reading"
+			}
+			rec = fmt.Sprintf("Record for longer: read every %s, %d more %s (%s) would make the recording long enough to judge.", every, more, word, time.Duration(more)*every)
+		}
 		r.Findings = []Finding{{Class: Insufficient, Start: r.Start, End: r.End, Severity: SevNone,
 			Evidence:       Evidence{Summary: why, Values: map[string]float64{"samples": float64(s.n)}},
-			Recommendation: "Record for longer (at least one window) or pass a shorter --window."}}
+			Recommendation: rec}}
 		return r
 	}
 	r.Confidence = math.Round(100*float64(counts[best])/float64(judged)) / 100
@@ -262,6 +270,22 @@ func covered(fs []Finding, c Class, from, to time.Time) bool {
 }
 
 // partialSamples counts the limit samples in [from, to).
+// readingsShort is how many more readings, every intervalS seconds, a
+// recording that is one unjudged partial window from start (no window
+// closed) needs to be judged (tailJudged: shortTraceSamples limit samples,
+// or shortSpanSamples spanning DefaultWindow); ok is false where it is not
+// length that it lacks.
+func (s *Stream) readingsShort(start int64, intervalS float64) (more int, every time.Duration, ok bool) {
+	every = time.Duration(intervalS * float64(time.Second)).Round(time.Second)
+	if s.windows > 0 || every <= 0 || s.have&trace.FieldLimit == 0 || s.tailJudged(start, s.last) {
+		return 0, 0, false
+	}
+	n := s.partialSamples(start, addSat(s.last, 1))
+	toSpan := (int64(DefaultWindow) - (s.last - start) + int64(every) - 1) / int64(every)
+	more = min(shortTraceSamples-n, max(shortSpanSamples-n, int(toSpan)))
+	return max(more, 1), every, true
+}
+
 func (s *Stream) partialSamples(from, to int64) int {
 	n := 0
 	for _, p := range s.buf[s.head:] {

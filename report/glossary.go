@@ -172,8 +172,9 @@ oscillating (warning)
 insufficient-data (none)
   Too little data to judge: fewer than 12 limit samples (and fewer than 8
   where they span 5 minutes or more), or a window with too few samples.
-  Shown grey with confidence 0, never as healthy. Record for longer, or
-  pass a shorter --window.
+  Shown grey with confidence 0, never as healthy. Record for longer (where
+  length is what a recording lacks, the finding says how many more
+  readings), or pass a shorter --window.
 
 The published failure-mode signatures, reported as findings beside the
 verdict:
