@@ -269,7 +269,6 @@ func covered(fs []Finding, c Class, from, to time.Time) bool {
 	return false
 }
 
-// partialSamples counts the limit samples in [from, to).
 // readingsShort is how many more readings, every intervalS seconds, a
 // recording that is one unjudged partial window from start (no window
 // closed) needs to be judged (tailJudged: shortTraceSamples limit samples,
@@ -286,6 +285,7 @@ func (s *Stream) readingsShort(start int64, intervalS float64) (more int, every 
 	return max(more, 1), every, true
 }
 
+// partialSamples counts the limit samples in [from, to).
 func (s *Stream) partialSamples(from, to int64) int {
 	n := 0
 	for _, p := range s.buf[s.head:] {

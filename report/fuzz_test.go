@@ -78,9 +78,10 @@ func seedHuge(n int) []byte {
 	return b
 }
 
-// seedSpaced is readings every, one per step in steps (a pause between
-// them where a step is an hour or more): a first window held until the
-// adaptive window is sized, and a recording after a gap sized afresh.
+// seedSpaced is one reading per step, each step the time since the reading
+// before (a gap where it is an hour or more): readings 75 s apart hold the
+// first window until the adaptive window is sized, and a recording after
+// a gap sizes its window afresh.
 func seedSpaced(steps ...time.Duration) []byte {
 	var b []byte
 	for i, step := range steps {
