@@ -636,16 +636,16 @@ const (
 	// degraded to healthy or pipeline-bound; multi-episode time unchanged.
 	// At 75 % two are lost (coarsened 3×), at 50 % 32; in-flight at the
 	// limit alone gains 2 (a gauge read at one instant says less of an
-	// interval than its rejections do). Never where the losses make lostMostOpening (60 %)
-	// of completions or more: a limiter's overload, or its probing of a
-	// healthy downstream's shed point, loses about half at most, and a
-	// reading that turned demand away may have done so for a moment — the
-	// simulator's Envoy-style controller run away to its maximum of 1520
-	// over a failing downstream, 135 in flight, turns demand away while it
-	// pins its concurrency to re-measure, in every 75-s reading, while
-	// losses make 5.8 times its completions (without this bound, 26 such
-	// traces read healthy once recordings of 8 readings were judged:
-	// shortSpanSamples)
+	// interval than its rejections do). Never where the losses make
+	// lostMostOpening (60 %) of completions or more: a limiter's overload,
+	// or its probing of a healthy downstream's shed point, loses about
+	// half at most, and a reading that turned demand away may have done
+	// so for a moment — the simulator's Envoy-style controller run away to
+	// its maximum of 1520 over a failing downstream, 135 in flight, turns
+	// demand away while it pins its concurrency to re-measure, in every
+	// 75-s reading, while losses make 5.8 times its completions (without
+	// this bound, 26 such traces read healthy once recordings of 8
+	// readings were judged: shortSpanSamples)
 	lostBindingShare = 0.9
 	// lossNamed: a healthy episode whose windows lost 2 % of their
 	// completions or more names the lossiest of them in its evidence,
@@ -1095,8 +1095,8 @@ type Stream struct {
 	nReadingIvs int
 	fold        bool
 	// sizing: the recording's first intervals (FreshAfter), and nSizing
-	// how many it has had: the adaptive window is sized from them
-	// (probeWindow)
+	// how many it has had while probing: the adaptive window is sized
+	// from them (probeWindow)
 	sizing  [autoWindowProbe]float64
 	nSizing int
 	// holding: the first window ended with the rows repeating fewer than
@@ -1455,11 +1455,11 @@ func (s *Stream) Push(smp trace.Sample) {
 		if len(s.intervals) < 64 {
 			s.intervals = append(s.intervals, float64(t-s.last)/1e9)
 		}
-		if s.nSizing < autoWindowProbe {
-			s.sizing[s.nSizing] = float64(t-s.last) / 1e9
-		}
-		s.nSizing++
 		if s.probing {
+			if s.nSizing < autoWindowProbe {
+				s.sizing[s.nSizing] = float64(t-s.last) / 1e9
+			}
+			s.nSizing++
 			if !same && t > s.readingAt {
 				if s.nReadingIvs < len(s.readingIvs) {
 					s.readingIvs[s.nReadingIvs] = float64(t-s.readingAt) / 1e9
