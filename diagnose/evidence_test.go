@@ -1347,3 +1347,36 @@ func TestSizedWindowBeginsWhereTheFirstEnded(t *testing.T) {
 		t.Fatalf("%s, want degraded-downstream on the min RTT's rise: %+v", r.Class, r.Findings)
 	}
 }
+
+// TestLastFiveMinutesOfMinuteReadingsAreJudged: read every 60 s, the
+// window holds 12 readings (12 minutes), and a 30-minute recording closes
+// two of them. Its last 5 minutes, under half a window, are judged all the
+// same (tailJudged: half a window, or DefaultWindow where that is
+// shorter): the incident from minute 16 on shares the second window with
+// the minutes before it, its losses diluted, and only the tail reads it;
+// the finding then begins where the limit fell. A tail of 4 minutes is
+// still too short.
+func TestLastFiveMinutesOfMinuteReadingsAreJudged(t *testing.T) {
+	smp := readTestdata(t, "gradient-degraded-60s.csv")
+	fell := smp[0].Time.Add(15 * time.Minute)
+	if smp[15].Time != fell || smp[15].Limit != 4 || smp[14].Limit < 150 {
+		t.Fatalf("the fixture's limit falls at %v (%v → %v), want %v, 150 or more → 4", smp[15].Time, smp[14].Limit, smp[15].Limit, fell)
+	}
+	r := Classify("degraded", smp, Options{})
+	if r.Stats.WindowS != 720 {
+		t.Fatalf("window %v s, want 720 (12 readings a minute apart)", r.Stats.WindowS)
+	}
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Class == Degraded && f.Start.Equal(fell) && !f.End.Before(r.End) && strings.Contains(f.Evidence.Summary, "the limit fell to 4.0")
+	}
+	if r.Class != Degraded || !found {
+		t.Fatalf("%s, want degraded-downstream from %v to the end saying the limit fell to 4.0: %s", r.Class, fell, describeFindings(r.Findings, r.Start, 0))
+	}
+	short := Classify("degraded", smp[:len(smp)-1], Options{})
+	for _, f := range short.Findings {
+		if f.End.After(smp[0].Time.Add(24 * time.Minute)) {
+			t.Fatalf("a tail of 4 minutes was judged: %s", describeFindings(short.Findings, short.Start, 0))
+		}
+	}
+}

@@ -165,7 +165,8 @@ func (s *Stream) Current() (Class, Finding, bool) {
 }
 
 // Result is the diagnosis so far: the judged windows plus the partial window
-// since the last boundary when it covers at least half a window.
+// since the last boundary when it covers at least half a window (or
+// DefaultWindow, where that is shorter: tailJudged).
 func (s *Stream) Result() Result {
 	if s.holding {
 		return s.decided().Result()
