@@ -681,6 +681,50 @@ func TestDiagnoseReadsAMinuteStepRangeFromPrometheus(t *testing.T) {
 	}
 }
 
+// A 30-minute range read at a 1-minute step judges its last 5 minutes:
+// the window holds 12 readings, and the incident in our gradient's
+// recording (fallen from 159 to 4 at minute 16, losing 5 % of completions)
+// shares the second window with the minutes before it. Through the real
+// Prometheus, as TestDiagnoseReadsAMinuteStepRangeFromPrometheus reads
+// its recording, the verdict is degraded-downstream, its finding from the
+// reading at which the limit fell to the end.
+func TestDiagnoseJudgesTheLastMinutesOfAMinuteStepRange(t *testing.T) {
+	rows, _, err := trace.ReadFile(filepath.Join("..", "diagnose", "testdata", "gradient-degraded-60s.csv"), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Now().Add(-time.Hour).Truncate(time.Minute)
+	shift := end.Sub(rows[len(rows)-1].Time)
+	fell := rows[15].Time.Add(shift)
+	if rows[15].Limit != 4 || rows[14].Limit < 150 {
+		t.Fatalf("the fixture's limit falls %v → %v at row 15, want 150 or more → 4", rows[14].Limit, rows[15].Limit)
+	}
+	promURL := testtools.BackfilledPrometheus(t, limiterpromHistory(rows, shift))
+	out, errOut, code := run(t, "", "diagnose", "--prom", promURL, "--backfill", "29m", "--until", end.Format(time.RFC3339), "--interval", "1m", "--format", "json")
+	var d struct {
+		Targets []struct {
+			Class    diagnose.Class `json:"class"`
+			Samples  int            `json:"samples"`
+			Findings []struct {
+				Class diagnose.Class `json:"class"`
+				Start time.Time      `json:"start"`
+				End   time.Time      `json:"end"`
+			} `json:"findings"`
+		} `json:"targets"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil || code != diagnose.ExitFailed || len(d.Targets) != 1 {
+		t.Fatalf("exit %d, want %d (%v): %s %s", code, diagnose.ExitFailed, err, out, errOut)
+	}
+	tg := d.Targets[0]
+	found := false
+	for _, f := range tg.Findings {
+		found = found || f.Class == diagnose.Degraded && f.Start.Equal(fell) && !f.End.Before(end)
+	}
+	if tg.Samples != 30 || tg.Class != diagnose.Degraded || !found {
+		t.Errorf("%d readings, %s, findings %+v; want 30 readings, degraded-downstream from %v to %v", tg.Samples, tg.Class, tg.Findings, fell, end)
+	}
+}
+
 // limiterpromHistory renders rows, shifted by shift, as OpenMetrics text of
 // the series limiterprom exports for the downstream "search": gauges as
 // read, counters summed from the rows' counts, the RTT histogram's count
