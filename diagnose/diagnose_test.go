@@ -188,6 +188,15 @@ func TestMissingSeriesAreUnreachableNotGuessed(t *testing.T) {
 		// how much longer, where length is what it lacks
 		t.Errorf("11 s of data recommends %q, want %q", r.Findings[0].Recommendation, want)
 	}
+	// where some readings carry no limit, the count is of readings with one,
+	// a floor: those to come may carry none either
+	oneUnmeasured := append([]trace.Sample(nil), samples[:shortTraceSamples]...)
+	oneUnmeasured[3].Fields &^= trace.FieldLimit
+	if r := Classify("x", oneUnmeasured, Options{}); r.Class != Insufficient {
+		t.Errorf("11 limit samples in 12 rows: %s", r.Class)
+	} else if want := "Record for longer: read every 1s, 1 more reading with a limit (1s at the least) would make the recording long enough to judge; 1 of its readings carries none."; r.Findings[0].Recommendation != want {
+		t.Errorf("11 limit samples in 12 rows recommend %q, want %q", r.Findings[0].Recommendation, want)
+	}
 	// where it is not length (20 minutes with the limit read in the first
 	// 2 rows only), the recommendation names no count
 	fewLimits := append([]trace.Sample(nil), samples...)

@@ -209,12 +209,21 @@ func (s *Stream) Result() Result {
 			why = "the series has no limit column: nothing to judge"
 		}
 		rec := "Record for longer (at least one window) or pass a shorter --window."
-		if more, every, ok := s.readingsShort(partialStart, r.Stats.IntervalS); ok {
+		if more, every, unmeasured, ok := s.readingsShort(partialStart, r.Stats.IntervalS); ok {
 			word := "readings"
 			if more == 1 {
 				word = "reading"
 			}
 			rec = fmt.Sprintf("Record for longer: read every %s, %d more %s (%s) would make the recording long enough to judge.", every, more, word, time.Duration(more)*every)
+			if unmeasured > 0 {
+				// the readings to come may leave the limit unmeasured too
+				// (Envoy's re-measuring pin): the count is a floor
+				carry := "carry"
+				if unmeasured == 1 {
+					carry = "carries"
+				}
+				rec = fmt.Sprintf("Record for longer: read every %s, %d more %s with a limit (%s at the least) would make the recording long enough to judge; %d of its readings %s none.", every, more, word, time.Duration(more)*every, unmeasured, carry)
+			}
 		}
 		r.Findings = []Finding{{Class: Insufficient, Start: r.Start, End: r.End, Severity: SevNone,
 			Evidence:       Evidence{Summary: why, Values: map[string]float64{"samples": float64(s.n)}},
@@ -270,20 +279,26 @@ func covered(fs []Finding, c Class, from, to time.Time) bool {
 	return false
 }
 
-// readingsShort is how many more readings, every intervalS seconds, a
-// recording that is one unjudged partial window from start (no window
-// closed) needs to be judged (tailJudged: shortTraceSamples limit samples,
-// or shortSpanSamples spanning DefaultWindow); ok is false where it is not
-// length that it lacks.
-func (s *Stream) readingsShort(start int64, intervalS float64) (more int, every time.Duration, ok bool) {
+// readingsShort is how many more readings with a limit, every intervalS
+// seconds, a recording that is one unjudged partial window from start (no
+// window closed) needs to be judged (tailJudged: shortTraceSamples limit
+// samples, or shortSpanSamples spanning DefaultWindow), and how many of its
+// readings carry no limit; ok is false where it is not length that it
+// lacks.
+func (s *Stream) readingsShort(start int64, intervalS float64) (more int, every time.Duration, unmeasured int, ok bool) {
 	every = time.Duration(intervalS * float64(time.Second)).Round(time.Second)
 	if s.windows > 0 || every <= 0 || s.have&trace.FieldLimit == 0 || s.tailJudged(start, s.last) {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	n := s.partialSamples(start, addSat(s.last, 1))
+	for _, p := range s.buf[s.head:] {
+		if p.t >= start && p.has&trace.FieldLimit == 0 {
+			unmeasured++
+		}
+	}
 	toSpan := (int64(DefaultWindow) - (s.last - start) + int64(every) - 1) / int64(every)
 	more = min(shortTraceSamples-n, max(shortSpanSamples-n, int(toSpan)))
-	return max(more, 1), every, true
+	return max(more, 1), every, unmeasured, true
 }
 
 // partialSamples counts the limit samples in [from, to).

@@ -174,7 +174,8 @@ insufficient-data (none)
   where they span 5 minutes or more), or a window with too few samples.
   Shown grey with confidence 0, never as healthy. Record for longer (where
   length is what a recording lacks, the finding says how many more
-  readings), or pass a shorter --window.
+  readings with a limit; where some carry none, that is a floor), or pass
+  a shorter --window.
 
 The published failure-mode signatures, reported as findings beside the
 verdict:
