@@ -874,7 +874,8 @@ type Stats struct {
 	IntervalS     float64  `json:"interval_s"`
 	// RepeatedRows counts the rows judged as the reading before them
 	// because the trace was read more often than its source changed
-	// (foldReadings); IntervalS is then between readings, not rows.
+	// (foldReadings); IntervalS is then between readings, not rows. Both
+	// describe the newest recording (FreshAfter), each deciding its own.
 	RepeatedRows  int     `json:"repeated_rows,omitempty"`
 	Windows       int     `json:"windows"`
 	JudgedWindows int     `json:"judged_windows"`
@@ -1094,6 +1095,11 @@ type Stream struct {
 	readingIvs  [autoWindowProbe]float64
 	nReadingIvs int
 	fold        bool
+	// recRows, recFirst and recWindows: the rows before the recording
+	// (FreshAfter), its first row's time and the windows closed before it:
+	// each recording decides its own fold (probeAfresh)
+	recRows, recWindows int
+	recFirst            int64
 	// sizing: the recording's first intervals (FreshAfter), and nSizing
 	// how many it has had while probing: the adaptive window is sized
 	// from them (probeWindow)
@@ -1329,7 +1335,7 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		}
 		// before any window closed (a --window shorter than 8 rows): a
 		// window is judged on rows or readings, not a mix
-		s.probing = hasRTT && s.windows == 0 && float64(repeats) >= repeatedReadings*autoWindowProbe
+		s.probing = hasRTT && s.windows == s.recWindows && float64(repeats) >= repeatedReadings*autoWindowProbe
 		return
 	}
 	if s.nReadingIvs < autoWindowProbe {
@@ -1340,7 +1346,7 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 		// (a 30 s scrape read every second shows two in a minute): where
 		// the rows repeat them, no window closes until they show, or for
 		// DefaultWindow at most
-		if s.rowsRepeatReadings() && s.nReadingIvs < foldReadings && t < addSat(s.first, int64(DefaultWindow)) {
+		if s.rowsRepeatReadings() && s.nReadingIvs < foldReadings && t < addSat(s.recFirst, int64(DefaultWindow)) {
 			s.holding = true
 			return
 		}
@@ -1348,16 +1354,58 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 	s.decideFold()
 }
 
-// probeAfresh sizes the adaptive window of the recording that begins
-// after a gap of FreshAfter from its own first intervals, as it is
-// sized alone: a recording read every 15 s after one read every second
-// kept the 1-minute window, 4 readings in each, and none was judged. A
-// stream that folds repeated rows keeps the window of its readings.
-func (s *Stream) probeAfresh() {
-	if !s.auto || s.fold {
+// countRepeat counts p, read after prev, as a row repeating its reading
+// (sameReading) or one whose RTT moved (repeatedReadings).
+func (s *Stream) countRepeat(p, prev *point) {
+	switch {
+	case p.sameReading(prev):
+		s.repeats++
+	case p.has&prev.has&trace.FieldRTT != 0 && p.rtt != prev.rtt:
+		s.rttMoves++
+	}
+}
+
+// noteReading notes a row at t that did not repeat the row before: the
+// interval since the last such row, among the first (readingIvs).
+func (s *Stream) noteReading(t int64) {
+	if t <= s.readingAt {
 		return
 	}
-	s.window, s.nSizing, s.probing = int64(DefaultWindow), 0, true
+	if s.nReadingIvs < len(s.readingIvs) {
+		s.readingIvs[s.nReadingIvs] = float64(t-s.readingAt) / 1e9
+		s.nReadingIvs++
+	}
+	s.readingAt = t
+}
+
+// probeAfresh sizes the adaptive window of the recording that begins at
+// at, after a gap of FreshAfter, from its own first intervals, and decides
+// its fold (foldReadings) from its own rows, as it is sized and folded
+// alone: a recording read every 15 s after one read every second kept the
+// 1-minute window, 4 readings in each, and none was judged; one whose rows
+// repeat their readings after one whose rows did not was judged on rows.
+// Where a window held too few rows to judge when the gap came
+// (probeWindow), rows from at on are already in: their repeats and
+// readings are counted again for this recording (their intervals are not
+// among those the window is sized from: at most 7, the hold having ended
+// at the eighth interval, the gap's).
+func (s *Stream) probeAfresh(at int64) {
+	s.recRows, s.recFirst, s.recWindows, s.readingAt = s.n, at, s.windows, at
+	s.repeats, s.rttMoves, s.nReadingIvs, s.fold = 0, 0, 0, false
+	pts := s.buf[s.head:]
+	for i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= at }); i < len(pts); i++ {
+		s.recRows--
+		if p := &pts[i]; p.t > at {
+			s.countRepeat(p, &pts[i-1])
+			if !p.sameReading(&pts[i-1]) {
+				s.noteReading(p.t)
+			}
+		}
+	}
+	s.nSizing, s.probing = 0, true
+	if s.auto {
+		s.window = int64(DefaultWindow)
+	}
 }
 
 // decideFold ends the probe: a trace whose rows repeat their readings
@@ -1421,12 +1469,13 @@ func (s *Stream) foldBuffered() {
 	s.buf = s.buf[:kept]
 }
 
-// rowsRepeatReadings reports whether the rows so far repeat readings
-// (repeatedReadings): half of them or more repeat the row before while the
-// RTT moves at three changes in four.
+// rowsRepeatReadings reports whether the recording's rows so far repeat
+// readings (repeatedReadings): half of them or more repeat the row before
+// while the RTT moves at three changes in four.
 func (s *Stream) rowsRepeatReadings() bool {
-	changes := s.n - 1 - s.repeats
-	return s.n >= 2 && changes > 0 && float64(s.repeats) >= repeatedReadings*float64(s.n-1) && float64(s.rttMoves) >= rttMovesAtChange*float64(changes)
+	rows := s.n - s.recRows
+	changes := rows - 1 - s.repeats
+	return rows >= 2 && changes > 0 && float64(s.repeats) >= repeatedReadings*float64(rows-1) && float64(s.rttMoves) >= rttMovesAtChange*float64(changes)
 }
 
 // readingEvery is how far apart the readings really are where rows of
@@ -1435,7 +1484,8 @@ func (s *Stream) readingEvery(interval time.Duration) (time.Duration, bool) {
 	if !s.rowsRepeatReadings() {
 		return 0, false
 	}
-	return time.Duration(float64(interval) * float64(s.n-1) / float64(s.n-1-s.repeats)).Round(time.Second), true
+	rows := s.n - s.recRows
+	return time.Duration(float64(interval) * float64(rows-1) / float64(rows-1-s.repeats)).Round(time.Second), true
 }
 
 // Push adds one sample (samples must come in time order; an older one is
@@ -1445,11 +1495,10 @@ func (s *Stream) Push(smp trace.Sample) {
 	if s.n > 0 && t < s.last {
 		return
 	}
-	p := point{t: t, has: smp.Fields}
-	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
+	p := pointOf(smp)
 	same := s.n > 0 && t > s.last && p.sameReading(&s.prev)
 	if s.n == 0 {
-		s.first, s.readingAt = t, t
+		s.first, s.recFirst, s.readingAt = t, t, t
 		s.next = addSat(t, s.window)
 	} else {
 		if len(s.intervals) < 64 {
@@ -1460,12 +1509,8 @@ func (s *Stream) Push(smp trace.Sample) {
 				s.sizing[s.nSizing] = float64(t-s.last) / 1e9
 			}
 			s.nSizing++
-			if !same && t > s.readingAt {
-				if s.nReadingIvs < len(s.readingIvs) {
-					s.readingIvs[s.nReadingIvs] = float64(t-s.readingAt) / 1e9
-					s.nReadingIvs++
-				}
-				s.readingAt = t
+			if !same {
+				s.noteReading(t)
 			}
 			s.probeWindow(t, (s.have|p.has)&trace.FieldRTT != 0, same)
 		}
@@ -1477,13 +1522,8 @@ func (s *Stream) Push(smp trace.Sample) {
 	if s.n > 0 {
 		dt = t - s.last
 	}
-	if dt > 0 {
-		switch {
-		case same:
-			s.repeats++
-		case p.has&s.prev.has&trace.FieldRTT != 0 && p.rtt != s.prev.rtt:
-			s.rttMoves++
-		}
+	if dt > 0 && s.n > s.recRows { // not a recording's first row
+		s.countRepeat(&p, &s.prev)
 	}
 	s.prev = p
 	s.last = t
@@ -1542,7 +1582,7 @@ func (s *Stream) closeUpTo(t int64) {
 			// the whole windows without a sample are counted, skipped in O(1)
 			s.windows += int((uint64(after) - uint64(end)) / uint64(s.window))
 			if fresh {
-				s.probeAfresh()
+				s.probeAfresh(after)
 			}
 			if s.next = addSat(after, s.window); s.next == math.MaxInt64 {
 				break // the end of representable time
@@ -1572,6 +1612,13 @@ func (s *Stream) around(end, t int64) (before, after int64) {
 		after = pts[i].t
 	}
 	return before, after
+}
+
+// pointOf is a sample as a stream keeps it.
+func pointOf(smp trace.Sample) point {
+	p := point{t: smp.Time.UnixNano(), has: smp.Fields}
+	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
+	return p
 }
 
 // sameReading reports whether p reads as q: the same fields, the limit,

@@ -90,8 +90,10 @@ func TestEpisodesHealthyThenDegraded(t *testing.T) {
 // the batch's of the samples so far, and taking it changes nothing: also
 // for a 30 s reading repeated every second, whose first windows are held
 // until its readings show (holding) and whose result meanwhile is decided
-// on a copy, and for readings 2 minutes apart, whose first window is held
-// until the window is sized.
+// on a copy, for readings 2 minutes apart, whose first window is held
+// until the window is sized, and for the 30 s readings an hour after rows
+// that do not repeat (probeAfresh), or after a few rows held too few to
+// judge.
 func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 	samples := simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 2*time.Second)
 	repeated := testtools.RepeatReadings(simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 30*time.Second), 30, false)
@@ -100,6 +102,25 @@ func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 	// 24-minute window holds the demand drop and the saturated load before
 	// it: healthy
 	every2min := simTrace(t, 25*time.Minute, []sim.Step{step(0, 40, 20*time.Millisecond, 3000), step(12*time.Minute, 0, 0, 300)}, 2*time.Minute)
+	// the 30 s readings in 30 rows an hour after the rows read every 2 s:
+	// that recording decides its own fold, and its first windows are held
+	// until its readings show, counted from its own first row
+	joined := append([]trace.Sample(nil), samples...)
+	after := samples[len(samples)-1].Time.Add(FreshAfter).Sub(repeated[0].Time)
+	for _, r := range repeated {
+		r.Time = r.Time.Add(after)
+		joined = append(joined, r)
+	}
+	n := len(samples)
+	// and after 5 rows a second apart, whose window is held (too few to
+	// judge) when the hour's gap comes: the gap is closed only once the
+	// window is sized, 8 intervals in, with rows after it already counted
+	few := append([]trace.Sample(nil), samples[:5]...)
+	after = few[4].Time.Add(FreshAfter).Sub(repeated[0].Time)
+	for _, r := range repeated {
+		r.Time = r.Time.Add(after)
+		few = append(few, r)
+	}
 	for _, c := range []struct {
 		name     string
 		samples  []trace.Sample
@@ -110,6 +131,8 @@ func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 		{"every 2 s", samples, []int{40, 200}, PipelineBound, 0},
 		{"every 30 s, each reading in 30 rows", repeated, []int{61, 75, 89, 200}, PipelineBound, 29 * 49},
 		{"every 2 min", every2min, []int{2, 3, 5, 7, 8, 10}, Healthy, 0},
+		{"every 2 s, then after an hour every 30 s in 30 rows", joined, []int{n + 7, n + 61, n + 75, n + 89, n + 200}, PipelineBound, 29 * 49},
+		{"5 rows, then after an hour every 30 s in 30 rows", few, []int{3, 5, 8, 12, 66, 80, 205}, PipelineBound, 29 * 49},
 	} {
 		batch := Classify("payments", c.samples, Options{})
 		st := NewStream("payments", Options{})
@@ -2019,39 +2042,60 @@ func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 }
 
 // A recording after a gap of FreshAfter sizes its adaptive window from its
-// own intervals (probeAfresh), so it reads as it does alone after one read
-// at another interval: every fixture with a verdict, an hour after the same
-// rows read every second (where it is read every 5 s or more seldom: a
-// 1-minute window) or every 15 s (3¾ minutes). Kept at the first
-// recording's window, a fixture read every 15 s after rows a second apart
-// held 4 readings a window and none was judged. A stream whose rows repeat
-// their readings (foldReadings) keeps the window sized from its first
-// readings: those fixtures are left out.
+// own intervals and decides its own fold (probeAfresh), so it reads as it
+// does alone after one read at another interval or folded otherwise: every
+// fixture with a verdict, an hour after the same rows read every second
+// (where it is read every 5 s or more seldom: a 1-minute window) or every
+// 15 s (3¾ minutes), and an hour after the other kind of recording: each of
+// its rows repeated 15 times a second apart (a 15-s scrape read every
+// second, which folds) where it does not fold alone, its readings one row
+// each, 15 s apart, where it does. Kept at the first recording's window, a
+// fixture read every 15 s after rows a second apart held 4 readings a
+// window and none was judged; kept folding, a recording after a folded one
+// was judged in the window of the readings before the gap.
 func TestRecordingAfterAGapSizesItsOwnWindow(t *testing.T) {
 	for _, fx := range judgedFixtures(t) {
 		name, target, one, alone := fx.name, fx.target, fx.samples, fx.alone
-		if alone.Stats.RepeatedRows > 0 {
-			continue // a stream that folds keeps the window of its readings
-		}
 		every := time.Second
 		if alone.Stats.IntervalS < 5 {
 			every = 15 * time.Second
 		}
-		var joined []trace.Sample
+		var retimed, otherKind []trace.Sample
 		for i, s := range one {
 			s.Time = one[0].Time.Add(time.Duration(i) * every)
-			joined = append(joined, s)
+			retimed = append(retimed, s)
 		}
-		start := joined[len(joined)-1].Time.Add(FreshAfter)
-		shift := start.Sub(one[0].Time)
-		for _, s := range one {
-			s.Time = s.Time.Add(shift)
-			joined = append(joined, s)
+		if alone.Stats.RepeatedRows > 0 {
+			for i, s := range one {
+				if p, q := pointOf(s), pointOf(one[max(i-1, 0)]); i == 0 || !p.sameReading(&q) {
+					s.Time = one[0].Time.Add(time.Duration(len(otherKind)) * 15 * time.Second)
+					otherKind = append(otherKind, s)
+				}
+			}
+		} else {
+			for i, s := range one {
+				for k := range 15 {
+					s.Time = one[0].Time.Add(time.Duration(15*i+k) * time.Second)
+					otherKind = append(otherKind, s)
+				}
+			}
 		}
-		got := Classify(target, joined, Options{})
-		have, want := describeFindings(got.Findings, start, 0), describeFindings(alone.Findings, one[0].Time, shift)
-		if strings.Join(have, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s %s an hour after its rows read every %s:\n%s\nwant (as alone)\n%s", name, target, every, strings.Join(have, "\n"), strings.Join(want, "\n"))
+		for _, before := range []struct {
+			what string
+			rows []trace.Sample
+		}{{"its rows read every " + every.String(), retimed}, {"the other kind of recording", otherKind}} {
+			joined := append([]trace.Sample(nil), before.rows...)
+			start := joined[len(joined)-1].Time.Add(FreshAfter)
+			shift := start.Sub(one[0].Time)
+			for _, s := range one {
+				s.Time = s.Time.Add(shift)
+				joined = append(joined, s)
+			}
+			got := Classify(target, joined, Options{})
+			have, want := describeFindings(got.Findings, start, 0), describeFindings(alone.Findings, one[0].Time, shift)
+			if strings.Join(have, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s %s an hour after %s:\n%s\nwant (as alone)\n%s", name, target, before.what, strings.Join(have, "\n"), strings.Join(want, "\n"))
+			}
 		}
 	}
 }

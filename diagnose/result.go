@@ -370,7 +370,7 @@ func (st Stats) Repeats() string {
 func (s *Stream) unreachable(interval time.Duration) []Unreachable {
 	var u []Unreachable
 	if every, ok := s.readingEvery(interval); ok && !s.fold {
-		u = append(u, Unreachable{Oscillating, fmt.Sprintf("%d of %d readings repeat the one before exactly while the RTT moves at the others: the series changes about every %s, as if it was read more often than its source was scraped, and windows sized from its %s rows hold too few real readings to see a swing; keep one row per reading (limitscope record --prom without --interval reads each scrape once)", s.repeats, s.n-1, every, interval.Round(time.Millisecond))})
+		u = append(u, Unreachable{Oscillating, fmt.Sprintf("%d of %d readings repeat the one before exactly while the RTT moves at the others: the series changes about every %s, as if it was read more often than its source was scraped, and windows sized from its %s rows hold too few real readings to see a swing; keep one row per reading (limitscope record --prom without --interval reads each scrape once)", s.repeats, s.n-s.recRows-1, every, interval.Round(time.Millisecond))})
 		interval = every
 	}
 	if interval > aliasInterval {

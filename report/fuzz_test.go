@@ -115,6 +115,9 @@ func FuzzDiagnose(f *testing.F) {
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedHuge(60)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedSpaced(repeat(8, 75*time.Second)...)...))
 	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedSpaced(append(append(repeat(30, time.Second), 2*time.Hour), repeat(30, 15*time.Second)...)...)...))
+	// 5 readings held too few to judge, then, 2 hours on, rows repeating
+	// their readings: the recording after the gap decides its own fold
+	f.Add(append(append(binary.LittleEndian.AppendUint64(nil, 0), seedSpaced(append(repeat(5, time.Second), 2*time.Hour)...)...), seedRepeated(40, 5)...))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if len(raw) < 8 {
 			return
