@@ -1355,10 +1355,10 @@ func (s *Stream) probeWindow(t int64, hasRTT, same bool) {
 }
 
 // countRepeat counts p, read after prev, as a row repeating its reading
-// (sameReading) or one whose RTT moved (repeatedReadings).
-func (s *Stream) countRepeat(p, prev *point) {
+// (same: sameReading) or one whose RTT moved (repeatedReadings).
+func (s *Stream) countRepeat(same bool, p, prev *point) {
 	switch {
-	case p.sameReading(prev):
+	case same:
 		s.repeats++
 	case p.has&prev.has&trace.FieldRTT != 0 && p.rtt != prev.rtt:
 		s.rttMoves++
@@ -1396,8 +1396,9 @@ func (s *Stream) probeAfresh(at int64) {
 	for i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= at }); i < len(pts); i++ {
 		s.recRows--
 		if p := &pts[i]; p.t > at {
-			s.countRepeat(p, &pts[i-1])
-			if !p.sameReading(&pts[i-1]) {
+			same := p.sameReading(&pts[i-1])
+			s.countRepeat(same, p, &pts[i-1])
+			if !same {
 				s.noteReading(p.t)
 			}
 		}
@@ -1495,7 +1496,8 @@ func (s *Stream) Push(smp trace.Sample) {
 	if s.n > 0 && t < s.last {
 		return
 	}
-	p := pointOf(smp)
+	p := point{t: t, has: smp.Fields}
+	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
 	same := s.n > 0 && t > s.last && p.sameReading(&s.prev)
 	if s.n == 0 {
 		s.first, s.recFirst, s.readingAt = t, t, t
@@ -1523,7 +1525,7 @@ func (s *Stream) Push(smp trace.Sample) {
 		dt = t - s.last
 	}
 	if dt > 0 && s.n > s.recRows { // not a recording's first row
-		s.countRepeat(&p, &s.prev)
+		s.countRepeat(same, &p, &s.prev)
 	}
 	s.prev = p
 	s.last = t
@@ -1612,13 +1614,6 @@ func (s *Stream) around(end, t int64) (before, after int64) {
 		after = pts[i].t
 	}
 	return before, after
-}
-
-// pointOf is a sample as a stream keeps it.
-func pointOf(smp trace.Sample) point {
-	p := point{t: smp.Time.UnixNano(), has: smp.Fields}
-	p.limit, p.inFlight, p.rttMin, p.rtt, p.dropped, p.rejected = smp.Limit, smp.InFlight, smp.RTTMinMs, smp.RTTMs, smp.Dropped, smp.Rejected
-	return p
 }
 
 // sameReading reports whether p reads as q: the same fields, the limit,
