@@ -214,7 +214,7 @@ func (s *Stream) Result() Result {
 			if more == 1 {
 				word = "reading"
 			}
-			rec = fmt.Sprintf("Record for longer: read every %s, %d more %s (%s) would make the recording long enough to judge.", every, more, word, time.Duration(more)*every)
+			withLimit, least, note := "", "", ""
 			if unmeasured > 0 {
 				// the readings to come may leave the limit unmeasured too
 				// (Envoy's re-measuring pin): the count is a floor
@@ -222,8 +222,9 @@ func (s *Stream) Result() Result {
 				if unmeasured == 1 {
 					carry = "carries"
 				}
-				rec = fmt.Sprintf("Record for longer: read every %s, %d more %s with a limit (%s at the least) would make the recording long enough to judge; %d of its readings %s none.", every, more, word, time.Duration(more)*every, unmeasured, carry)
+				withLimit, least, note = " with a limit", " at the least", fmt.Sprintf("; %d of its readings %s none", unmeasured, carry)
 			}
+			rec = fmt.Sprintf("Record for longer: read every %s, %d more %s%s (%s%s) would make the recording long enough to judge%s.", every, more, word, withLimit, time.Duration(more)*every, least, note)
 		}
 		r.Findings = []Finding{{Class: Insufficient, Start: r.Start, End: r.End, Severity: SevNone,
 			Evidence:       Evidence{Summary: why, Values: map[string]float64{"samples": float64(s.n)}},
