@@ -645,15 +645,7 @@ func TestTuneReportsCarryTheInputsWarnings(t *testing.T) {
 // window held until the window is sized), 7 (6 minutes) read insufficient
 // data.
 func TestDiagnoseReadsAMinuteStepRangeFromPrometheus(t *testing.T) {
-	rows, _, err := trace.ReadFile(filepath.Join("testdata", "gradient-pinned-mid-incident-15s.csv"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// the recording ends at a whole minute an hour ago: in the past, as a
-	// backfill is, and well inside the server's retention
-	end := time.Now().Add(-time.Hour).Truncate(time.Minute)
-	shift := end.Sub(rows[len(rows)-1].Time)
-	promURL := testtools.BackfilledPrometheus(t, limiterpromHistory(rows, shift))
+	_, promURL, end, _ := backfilledFixture(t, filepath.Join("testdata", "gradient-pinned-mid-incident-15s.csv"))
 	for _, c := range []struct {
 		backfill string
 		readings int
@@ -689,17 +681,11 @@ func TestDiagnoseReadsAMinuteStepRangeFromPrometheus(t *testing.T) {
 // its recording, the verdict is degraded-downstream, its finding from the
 // reading at which the limit fell to the end.
 func TestDiagnoseJudgesTheLastMinutesOfAMinuteStepRange(t *testing.T) {
-	rows, _, err := trace.ReadFile(filepath.Join("..", "diagnose", "testdata", "gradient-degraded-60s.csv"), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	end := time.Now().Add(-time.Hour).Truncate(time.Minute)
-	shift := end.Sub(rows[len(rows)-1].Time)
+	rows, promURL, end, shift := backfilledFixture(t, filepath.Join("..", "diagnose", "testdata", "gradient-degraded-60s.csv"))
 	fell := rows[15].Time.Add(shift)
 	if rows[15].Limit != 4 || rows[14].Limit < 150 {
 		t.Fatalf("the fixture's limit falls %v → %v at row 15, want 150 or more → 4", rows[14].Limit, rows[15].Limit)
 	}
-	promURL := testtools.BackfilledPrometheus(t, limiterpromHistory(rows, shift))
 	out, errOut, code := run(t, "", "diagnose", "--prom", promURL, "--backfill", "29m", "--until", end.Format(time.RFC3339), "--interval", "1m", "--format", "json")
 	var d struct {
 		Targets []struct {
@@ -723,6 +709,22 @@ func TestDiagnoseJudgesTheLastMinutesOfAMinuteStepRange(t *testing.T) {
 	if tg.Samples != 30 || tg.Class != diagnose.Degraded || !found {
 		t.Errorf("%d readings, %s, findings %+v; want 30 readings, degraded-downstream from %v to %v", tg.Samples, tg.Class, tg.Findings, fell, end)
 	}
+}
+
+// backfilledFixture starts the real Prometheus over the recording at path,
+// rendered as limiterprom exports it (limiterpromHistory) and moved to end
+// at a whole minute an hour ago: in the past, as a backfill is, and well
+// inside the server's retention. It returns the rows as read, the
+// server's URL, that end and how far the rows were moved.
+func backfilledFixture(t *testing.T, path string) (rows []trace.Sample, promURL string, end time.Time, shift time.Duration) {
+	t.Helper()
+	rows, _, err := trace.ReadFile(path, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end = time.Now().Add(-time.Hour).Truncate(time.Minute)
+	shift = end.Sub(rows[len(rows)-1].Time)
+	return rows, testtools.BackfilledPrometheus(t, limiterpromHistory(rows, shift)), end, shift
 }
 
 // limiterpromHistory renders rows, shifted by shift, as OpenMetrics text of

@@ -105,22 +105,12 @@ func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 	// the 30 s readings in 30 rows an hour after the rows read every 2 s:
 	// that recording decides its own fold, and its first windows are held
 	// until its readings show, counted from its own first row
-	joined := append([]trace.Sample(nil), samples...)
-	after := samples[len(samples)-1].Time.Add(FreshAfter).Sub(repeated[0].Time)
-	for _, r := range repeated {
-		r.Time = r.Time.Add(after)
-		joined = append(joined, r)
-	}
+	joined, _ := joinedAfter(samples, repeated, FreshAfter)
 	n := len(samples)
 	// and after 5 rows a second apart, whose window is held (too few to
 	// judge) when the hour's gap comes: the gap is closed only once the
 	// window is sized, 8 intervals in, with rows after it already counted
-	few := append([]trace.Sample(nil), samples[:5]...)
-	after = few[4].Time.Add(FreshAfter).Sub(repeated[0].Time)
-	for _, r := range repeated {
-		r.Time = r.Time.Add(after)
-		few = append(few, r)
-	}
+	few, _ := joinedAfter(samples[:5], repeated, FreshAfter)
 	for _, c := range []struct {
 		name     string
 		samples  []trace.Sample
@@ -2011,15 +2001,9 @@ func TestStalledDownstreamWithoutLosses(t *testing.T) {
 func TestJoinedRecordingsReadAsEachAlone(t *testing.T) {
 	for _, fx := range judgedFixtures(t) {
 		name, target, one, alone := fx.name, fx.target, fx.samples, fx.alone
-		span := one[len(one)-1].Time.Sub(one[0].Time)
 		window := time.Duration(alone.Stats.WindowS * float64(time.Second))
 		for _, gap := range []time.Duration{window * 3 / 2, FreshAfter, 30 * 24 * time.Hour} {
-			shift := span + gap
-			joined := append([]trace.Sample(nil), one...)
-			for _, s := range one {
-				s.Time = s.Time.Add(shift)
-				joined = append(joined, s)
-			}
+			joined, shift := joinedAfter(one, one, gap)
 			got := Classify(target, joined, Options{})
 			for _, f := range got.Findings {
 				if f.End.After(one[len(one)-1].Time.Add(time.Nanosecond)) && f.Start.Before(one[0].Time.Add(shift)) {
@@ -2087,13 +2071,8 @@ func TestRecordingAfterAGapSizesItsOwnWindow(t *testing.T) {
 			what string
 			rows []trace.Sample
 		}{{"its rows read every " + every.String(), retimed}, {"the other kind of recording", otherKind}} {
-			joined := append([]trace.Sample(nil), before.rows...)
-			start := joined[len(joined)-1].Time.Add(FreshAfter)
-			shift := start.Sub(one[0].Time)
-			for _, s := range one {
-				s.Time = s.Time.Add(shift)
-				joined = append(joined, s)
-			}
+			joined, shift := joinedAfter(before.rows, one, FreshAfter)
+			start := one[0].Time.Add(shift)
 			got := Classify(target, joined, Options{})
 			have, want := describeFindings(got.Findings, start, 0), describeFindings(alone.Findings, one[0].Time, shift)
 			if strings.Join(have, "\n") != strings.Join(want, "\n") {
@@ -2101,6 +2080,18 @@ func TestRecordingAfterAGapSizesItsOwnWindow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// joinedAfter is before, then rows moved to begin gap after before's last
+// row, and how far rows were moved.
+func joinedAfter(before, rows []trace.Sample, gap time.Duration) ([]trace.Sample, time.Duration) {
+	shift := before[len(before)-1].Time.Add(gap).Sub(rows[0].Time)
+	joined := append([]trace.Sample(nil), before...)
+	for _, s := range rows {
+		s.Time = s.Time.Add(shift)
+		joined = append(joined, s)
+	}
+	return joined, shift
 }
 
 // judgedFixture is a real fixture's target that gets a verdict alone.
