@@ -123,6 +123,9 @@ func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 		{"every 2 min", every2min, []int{2, 3, 5, 7, 8, 10}, Healthy, 0},
 		{"every 2 s, then after an hour every 30 s in 30 rows", joined, []int{n + 7, n + 61, n + 75, n + 89, n + 200}, PipelineBound, 29 * 49},
 		{"5 rows, then after an hour every 30 s in 30 rows", few, []int{3, 5, 8, 12, 66, 80, 205}, PipelineBound, 29 * 49},
+		// a minute of tripled latency found in its readings
+		// (shortSlowdowns) when the window the run ends in closes
+		{"a minute slower, every 15 s", readTestdata(t, "gradient-minute-slower-15s.csv"), []int{33, 36, 44, 45, 46, 60, 179}, Degraded, 0},
 	} {
 		batch := Classify("payments", c.samples, Options{})
 		st := NewStream("payments", Options{})

@@ -1380,3 +1380,75 @@ func TestLastFiveMinutesOfMinuteReadingsAreJudged(t *testing.T) {
 		}
 	}
 }
+
+// TestAMinuteOfSlowerDownstreamReadEvery15sIsFound: read every 15 s, the
+// window holds 15 readings (3¾ minutes), and a minute of tripled latency
+// is 4 of them: no window's medians move. The readings themselves show it
+// (shortSlowdowns): the RTT at twice the window's or more, completions
+// (in-flight / RTT) at half or less, for a minute, rising from and falling
+// back to readings under the same load. The finding runs from the first
+// slow reading to the first after them, within one interval plus 30 s of
+// the incident's edges (minutes 8 and 9), and the rest stays healthy.
+// Two minutes of it are 8 of the window's 15 readings and its median: the
+// readings are judged against the window before. The same rise with
+// three times as many in flight is the limiter's own
+// queue (completions held), two slow readings are half a minute, and a
+// rise whose recovery came with demand falling away may have been the
+// load's: none of them is found.
+func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
+	smp := readTestdata(t, "gradient-minute-slower-15s.csv")
+	const first, after = 32, 36 // the readings at 08:15 and 09:15
+	at := func(i int) time.Time { return smp[0].Time.Add(time.Duration(i) * 15 * time.Second) }
+	if smp[first].Time != at(first) || smp[first].RTTMs < 2.5*smp[first-1].RTTMs || smp[after].RTTMs > 1.5*smp[first-1].RTTMs {
+		t.Fatalf("the fixture's RTT does not triple at %v for a minute: %v → %v … %v", at(first), smp[first-1].RTTMs, smp[first].RTTMs, smp[after].RTTMs)
+	}
+	cases := []struct {
+		name  string
+		edit  func(s []trace.Sample)
+		until int // the first reading after the finding; 0: none found
+	}{
+		{"as recorded", func([]trace.Sample) {}, after},
+		{"two minutes", func(s []trace.Sample) {
+			for i := after; i < after+4; i++ {
+				s[i].Limit, s[i].InFlight, s[i].RTTMinMs, s[i].RTTMs, s[i].Rejected = s[i-4].Limit, s[i-4].InFlight, s[i-4].RTTMinMs, s[i-4].RTTMs, s[i-4].Rejected
+			}
+		}, after + 4},
+		{"its own queue: three times as many in flight", func(s []trace.Sample) {
+			for i := first; i < after; i++ {
+				s[i].Limit, s[i].InFlight = 3*s[i].Limit, 3*s[i].InFlight
+			}
+		}, 0},
+		{"half a minute", func(s []trace.Sample) {
+			for i := first + 2; i < after; i++ {
+				s[i].RTTMs, s[i].RTTMinMs = s[first-1].RTTMs, s[first-1].RTTMinMs
+			}
+		}, 0},
+		{"demand fell away as it recovered", func(s []trace.Sample) { s[after].InFlight = 10 }, 0},
+	}
+	for _, c := range cases {
+		s := append([]trace.Sample(nil), smp...)
+		c.edit(s)
+		r := Classify("episodes", s, Options{})
+		var degraded []Finding
+		for _, f := range r.Findings {
+			if f.Class == Degraded {
+				degraded = append(degraded, f)
+			}
+		}
+		if c.until == 0 {
+			if len(degraded) > 0 || r.Class != Healthy {
+				t.Errorf("%s: %s, want healthy with no degraded finding: %s", c.name, r.Class, describeFindings(r.Findings, r.Start, 0))
+			}
+			continue
+		}
+		named := fmt.Sprintf("for %d readings in a row", c.until-first)
+		if r.Class != Degraded || len(degraded) != 1 || !degraded[0].Start.Equal(at(first)) || !degraded[0].End.Equal(at(c.until)) || !strings.Contains(degraded[0].Evidence.Summary, named) {
+			t.Fatalf("%s: %s, want one degraded-downstream finding %v–%v saying %q: %s", c.name, r.Class, at(first), at(c.until), named, describeFindings(r.Findings, r.Start, 0))
+		}
+		for _, f := range r.Findings {
+			if Rank(f.Class) > 0 && f.Class != Degraded && f.Start.Before(at(c.until)) && at(first).Before(f.End) {
+				t.Errorf("%s: %s %v–%v overlaps the incident", c.name, f.Class, f.Start, f.End)
+			}
+		}
+	}
+}

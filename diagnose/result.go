@@ -470,6 +470,15 @@ func (s *Stream) describe(f *Finding) {
 		case degradedSmaller:
 			sum = fmt.Sprintf("%s, while losses made %.1f%% of completions (%s)", w.fellTo(), 100*w.dropShare, w.calmLosses())
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedBrief:
+			sum = fmt.Sprintf("the RTT rose %.2f× (from %.1f ms to %.1f ms) for %d readings in a row while %.1f were in flight (limit %.1f): completions fell to %.0f%%", w.rttMed/w.rttAt, w.rttAt, w.rttMed, w.n, w.inFlightMed, w.limitMed, 100*w.tputShare)
+			if w.hasRTTMin {
+				sum += fmt.Sprintf(", the min RTT %.2f× its baseline", w.rttRise)
+			}
+			sum += " — an incident shorter than a window"
+			v["rtt_rise"] = decimal.Round(w.rttMed/w.rttAt, 2)
+			v["readings"] = float64(w.n)
+			v["completions_share"] = decimal.Round(w.tputShare, 2)
 		case degradedAfterLosses:
 			sum = fmt.Sprintf("%s, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand, after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
 				w.fellTo(), w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
@@ -557,7 +566,7 @@ func (s *Stream) describe(f *Finding) {
 			v["completions_per_s"] = decimal.Round(w.tput, 2)
 		}
 		switch w.why {
-		case degradedSlower, degradedFell:
+		case degradedSlower, degradedFell, degradedBrief:
 			rec = fmt.Sprintf("The downstream %q genuinely got slower since %s: page its owner. The limiter is protecting it; raising the limit would only queue more.", s.target, since)
 		default: // the evidence is capacity lost or requests failed
 			rec = fmt.Sprintf("The downstream %q takes less than it did, or fails what it is sent, since %s: page its owner. The limiter is protecting it; raising the limit would only lose more.", s.target, since)

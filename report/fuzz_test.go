@@ -95,6 +95,25 @@ func seedSpaced(steps ...time.Duration) []byte {
 }
 
 // repeat is n copies of d.
+// seedSlowMinute is 45 readings 15 s apart whose RTT stands at rtt (and the
+// min RTT at most of it) in readings 20 to 23: an incident shorter than a
+// window (diagnose's shortSlowdowns).
+func seedSlowMinute(rtt float64) []byte {
+	var b []byte
+	for i := range 45 {
+		b = binary.LittleEndian.AppendUint64(b, uint64(15*time.Second))
+		b = append(b, 0x3f)
+		lat, min := 120.0, 100.0
+		if i >= 20 && i < 24 {
+			lat, min = rtt, 0.9*rtt
+		}
+		for _, v := range []float64{20, 20, min, lat, 0, 30} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
+}
+
 func repeat(n int, d time.Duration) []time.Duration {
 	out := make([]time.Duration, n)
 	for i := range out {
@@ -118,6 +137,10 @@ func FuzzDiagnose(f *testing.F) {
 	// 5 readings held too few to judge, then, 2 hours on, rows repeating
 	// their readings: the recording after the gap decides its own fold
 	f.Add(append(append(binary.LittleEndian.AppendUint64(nil, 0), seedSpaced(append(repeat(5, time.Second), 2*time.Hour)...)...), seedRepeated(40, 5)...))
+	// a minute of tripled latency read every 15 s, and one at the top of
+	// the float64 range
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedSlowMinute(400)...))
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, 0), seedSlowMinute(1e308)...))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		if len(raw) < 8 {
 			return
