@@ -1452,3 +1452,45 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 		}
 	}
 }
+
+// TestCapacityLostEndsWhereItsLossesStop: a downstream that kept 30 % of
+// its capacity and failed 5 % of what it was sent for 8 minutes, read every
+// 15 s. Our gradient falls from 152 to 4 when it begins and regrows over
+// minutes after it ends; the losses stop at once. The edge between the
+// degraded window and the healthy one after it is placed where a series
+// changed level (changePoint): the limit's slow regrowth puts it five
+// minutes late, so for an episode decided on losses (lostCapacity) the
+// losses are a candidate series too, and the finding ends within one
+// interval plus 30 s of the incident's end. Only there: go-concurrency-
+// limits' Gradient2 through 4 minutes of tripled latency times out
+// thousands of requests a reading in its first minute and a few dozen
+// after, and the losses would end that episode at 09:00.
+func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
+	const tol = 45 * time.Second // one interval plus 30 s
+	for _, c := range []struct {
+		file, says string
+		from, to   time.Duration
+	}{
+		{"gradient-capacity-lost-15s.csv", "while losses made", 8 * time.Minute, 16 * time.Minute},
+		{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
+	} {
+		smp := readTestdata(t, c.file)
+		zero := smp[0].Time.Add(-15 * time.Second)
+		r := Classify("episodes", smp, Options{})
+		var d *Finding
+		for i, f := range r.Findings {
+			if f.Class == Degraded && f.Start.Before(zero.Add(c.to)) && zero.Add(c.from).Before(f.End) {
+				if d != nil {
+					t.Fatalf("%s: two degraded-downstream findings in the incident: %s", c.file, describeFindings(r.Findings, r.Start, 0))
+				}
+				d = &r.Findings[i]
+			}
+		}
+		if d == nil || !strings.Contains(d.Evidence.Summary, c.says) {
+			t.Fatalf("%s: want a degraded-downstream finding saying %q in the incident: %s", c.file, c.says, describeFindings(r.Findings, r.Start, 0))
+		}
+		if d.Start.Sub(zero.Add(c.from)).Abs() > tol || d.End.Sub(zero.Add(c.to)).Abs() > tol {
+			t.Errorf("%s: degraded %v–%v, incident %v–%v: an edge more than an interval + 30 s off", c.file, d.Start.Sub(zero), d.End.Sub(zero), c.from, c.to)
+		}
+	}
+}
