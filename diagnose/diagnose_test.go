@@ -126,6 +126,7 @@ func TestStreamingEqualsBatchAndResultDoesNotMutate(t *testing.T) {
 		// a minute of tripled latency found in its readings
 		// (shortSlowdowns) when the window the run ends in closes
 		{"a minute slower, every 15 s", readTestdata(t, "gradient-minute-slower-15s.csv"), []int{33, 36, 44, 45, 46, 60, 179}, Degraded, 0},
+		{"a minute of capacity lost, every 15 s", readTestdata(t, "gcl-gradient2-minute-capacity-lost-15s.csv"), []int{33, 36, 44, 45, 46, 60, 179}, Degraded, 0},
 	} {
 		batch := Classify("payments", c.samples, Options{})
 		st := NewStream("payments", Options{})

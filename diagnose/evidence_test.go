@@ -1494,3 +1494,60 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		}
 	}
 }
+
+// TestAMinuteOfCapacityLostReadEvery15sIsFound: go-concurrency-limits'
+// Gradient2 through a minute of a downstream cut to 30 % that fails 5 % of
+// what it is sent, read every 15 s: 4 readings at half the limit or less
+// with losses, which moved no window (shortSlowdowns reads them: losses
+// at 2 % of completions or more while the limit stands at half the
+// window's median or less). The RTT doubled in only the first of them, so
+// without the loss counts, or with the limit held, nothing is found.
+func TestAMinuteOfCapacityLostReadEvery15sIsFound(t *testing.T) {
+	smp := readTestdata(t, "gcl-gradient2-minute-capacity-lost-15s.csv")
+	const first, after = 32, 36 // the readings at 08:15 and 09:15
+	at := func(i int) time.Time { return smp[0].Time.Add(time.Duration(i) * 15 * time.Second) }
+	cases := []struct {
+		name  string
+		edit  func(s []trace.Sample)
+		found bool
+	}{
+		{"as recorded", func([]trace.Sample) {}, true},
+		{"without the loss counts", func(s []trace.Sample) {
+			for i := range s {
+				s[i].Dropped, s[i].Fields = 0, s[i].Fields&^trace.FieldDropped
+			}
+		}, false},
+		{"the limit held", func(s []trace.Sample) {
+			for i := first; i < after; i++ {
+				s[i].Limit = s[first-1].Limit
+			}
+		}, false},
+	}
+	for _, c := range cases {
+		s := append([]trace.Sample(nil), smp...)
+		c.edit(s)
+		r := Classify("episodes", s, Options{})
+		var in []Finding
+		for _, f := range r.Findings {
+			if f.Class == Degraded && f.Start.Before(at(after)) && at(first).Before(f.End) {
+				in = append(in, f)
+			}
+		}
+		switch {
+		case !c.found && len(in) > 0:
+			t.Errorf("%s: a degraded-downstream finding in the first incident: %s", c.name, describeFindings(r.Findings, r.Start, 0))
+		case c.found && (len(in) != 1 || !in[0].Start.Equal(at(first)) || !in[0].End.Equal(at(after)) || !strings.Contains(in[0].Evidence.Summary, "for 4 readings in a row while losses made")):
+			t.Errorf("%s: want one degraded-downstream finding %v–%v naming 4 readings with losses: %s", c.name, at(first), at(after), describeFindings(r.Findings, r.Start, 0))
+		}
+		if !c.found {
+			continue
+		}
+		// the losses of the window the minute fell in are the minute's:
+		// neither healthy half around it names them (noteKept)
+		for _, f := range r.Findings {
+			if f.Class == Healthy && strings.Contains(f.Evidence.Summary, "losses made up to") {
+				t.Errorf("%s: healthy %v–%v names the incident's losses: %s", c.name, f.Start, f.End, f.Evidence.Summary)
+			}
+		}
+	}
+}

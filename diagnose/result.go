@@ -479,6 +479,10 @@ func (s *Stream) describe(f *Finding) {
 			v["rtt_rise"] = decimal.Round(w.rttMed/w.rttAt, 2)
 			v["readings"] = float64(w.n)
 			v["completions_share"] = decimal.Round(w.tputShare, 2)
+		case degradedBriefLossy:
+			sum = fmt.Sprintf("%s for %d readings in a row while losses made %.1f%% of completions — an incident shorter than a window", w.fellTo(), w.n, 100*w.dropShare)
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
+			v["readings"] = float64(w.n)
 		case degradedAfterLosses:
 			sum = fmt.Sprintf("%s, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand, after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
 				w.fellTo(), w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
