@@ -128,6 +128,21 @@ const (
 	// libraries' incidents read every 15 s 82 → 85 %; no single-episode
 	// verdict moved.
 	shortLossShare = 0.02
+	// keptEpisode: an edge placed after a degraded episode (changePoint)
+	// leaves it at least half of what it spanned, or stays where it was.
+	// go-concurrency-limits' AIMD, read every second through a minute of
+	// capacity lost, falls over that minute while its standing queue times
+	// out and drains; the min RTT's drop as it drained ended a one-window
+	// episode 6 s after its start edge (a finding of 6 s for an incident of
+	// 60). Over the 960 multi-episode traces of the calibration side,
+	// capacity-lost incidents read every second found (covered half or
+	// more) 91.0 → 94.4 %, every 15 s 87.0 → 88.4 %, every 5 s 93.4 →
+	// 94.0 %, latency ones every 15 s 92.4 → 92.7 %; time labelled
+	// correctly within ±0.05 points per family; the real libraries'
+	// incidents 1 s 95.5 → 96.4 %, 15 s 84.7 → 85.5 %; no single-episode
+	// verdict moved. For every edge, not only a degraded episode's, Envoy's
+	// time fell 0.13 points.
+	keptEpisode = 0.5
 	// changeFlat: a series whose standard deviation around the old edge is
 	// under 1 % of its mean is flat there and places no boundary (a min-RTT
 	// estimate held for minutes while the limit falls).
@@ -2346,7 +2361,8 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 	prev := lastVerdict(fs)
 	fs = addFinding(fs, w.class, w, strength(w))
 	if prev >= 0 && fs[prev].Class != w.class && fs[prev].End.UnixNano() == w.bound {
-		if cut, ok := s.changePoint(fs[prev].Start.UnixNano(), w.bound, w.end, fs[prev].w.lostCapacity() || w.lostCapacity()); ok {
+		start := fs[prev].Start.UnixNano()
+		if cut, ok := s.changePoint(start, w.bound, w.end, fs[prev].w.lostCapacity() || w.lostCapacity()); ok && (fs[prev].Class != Degraded || float64(cut-start) >= keptEpisode*float64(w.bound-start)) {
 			fs[prev].End = time.Unix(0, cut).UTC()
 			fs[len(fs)-1].Start = time.Unix(0, cut).UTC()
 			if cut > w.start {

@@ -1464,18 +1464,24 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // interval plus 30 s of the incident's end. Only there: go-concurrency-
 // limits' Gradient2 through 4 minutes of tripled latency times out
 // thousands of requests a reading in its first minute and a few dozen
-// after, and the losses would end that episode at 09:00.
+// after, and the losses would end that episode at 09:00. And an edge does
+// not take more than half of a degraded episode away: go-concurrency-
+// limits' AIMD, read every second through a minute of capacity lost,
+// falls over that minute while its queue times out and drains, and the
+// min RTT's drop as it drains would have ended the episode 6 s after it
+// began (a finding of 6 s for an incident of 60).
 func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
-	const tol = 45 * time.Second // one interval plus 30 s
 	for _, c := range []struct {
 		file, says string
 		from, to   time.Duration
 	}{
 		{"gradient-capacity-lost-15s.csv", "while losses made", 8 * time.Minute, 16 * time.Minute},
 		{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
+		{"gcl-aimd-minute-capacity-lost-1s.csv", "capacity lost with errors", 8 * time.Minute, 9 * time.Minute},
 	} {
 		smp := readTestdata(t, c.file)
-		zero := smp[0].Time.Add(-15 * time.Second)
+		iv := smp[1].Time.Sub(smp[0].Time)
+		zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
 		r := Classify("episodes", smp, Options{})
 		var d *Finding
 		for i, f := range r.Findings {
@@ -1491,6 +1497,9 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		}
 		if d.Start.Sub(zero.Add(c.from)).Abs() > tol || d.End.Sub(zero.Add(c.to)).Abs() > tol {
 			t.Errorf("%s: degraded %v–%v, incident %v–%v: an edge more than an interval + 30 s off", c.file, d.Start.Sub(zero), d.End.Sub(zero), c.from, c.to)
+		}
+		if covered := min(d.End.Sub(zero), c.to) - max(d.Start.Sub(zero), c.from); 2*covered < c.to-c.from {
+			t.Errorf("%s: degraded %v–%v covers %v of the incident %v–%v, under half", c.file, d.Start.Sub(zero), d.End.Sub(zero), covered, c.from, c.to)
 		}
 	}
 }
