@@ -1230,10 +1230,16 @@ type recording struct {
 // many and how many of them lossy, the means of their RTT, min RTT,
 // limit, in-flight and loss share, and the lowest and highest limit.
 type slowRun struct {
-	from                         int64
-	before                       point
-	beforeLost, lost             float64
-	lossy                        int
+	from             int64
+	before           point
+	beforeLost, lost float64
+	lossy            int
+	// to: the first reading after it, ref what it was judged against,
+	// and calmAfter the readings since to, that one included, that were
+	// neither slow nor lossy (0: the run is still open)
+	to                           int64
+	ref                          baseline
+	calmAfter                    int
 	n                            int
 	rtt, rttMin, limit, inFlight float64
 	lo, hi                       float64
@@ -1855,9 +1861,14 @@ func (s *Stream) closeWindow(end, until int64) {
 // shortLossShare of their completions with the limit at half the higher
 // of the two windows' medians or less (capacity lost with errors). A run
 // of shortSlowReadings or more that spans MinAutoWindow, bounded by
-// readings under its load that are fast or lose little again (edge), and
-// ended inside a healthy episode is an incident too short to move a
-// window's medians: splitHealthy makes it a degraded-downstream finding.
+// readings under its load that are fast or lose little again (edge),
+// followed by shortSlowReadings readings neither slow nor lossy, the edge
+// among them, and inside a healthy episode is an incident too short to
+// move a window's medians: splitHealthy makes it a degraded-downstream
+// finding. Without the calm after it, a limit stepped down to a smaller
+// downstream that goes on losing 2–4 % a reading (the simulator's Vector
+// ARC, 24 → 6, TestHealthyStepDownIsNamed) made a "run" of the readings
+// between two that lost a little less.
 // The recording's first window (warm-up) is not read so. w is the window
 // just judged, committed.
 func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
@@ -1874,7 +1885,7 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 	}
 	ref.limit = max(ref.limit, prev.limit)
 	if s.recJudged <= 1 || ref.rtt <= 0 || ref.inFlight <= 0 || !w.hasUtil {
-		r.n = 0
+		r.n, r.calmAfter = 0, 0
 		return
 	}
 	for i := range pts {
@@ -1885,6 +1896,17 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 		lost := s.lostShare(p)
 		slow := p.rtt >= shortSlowRise*ref.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*ref.rtt <= ref.inFlight*p.rtt
 		lossy := lost >= shortLossShare && p.limit <= collapseDrop*ref.limit
+		if r.calmAfter > 0 {
+			// a closed run waits for shortSlowReadings calm readings in
+			// all before it is an incident; one more slow or lossy
+			// reading first, and it was a level, not an episode
+			if slow || lossy {
+				r.n, r.calmAfter = 0, 0
+			} else if r.calmAfter++; r.calmAfter >= shortSlowReadings {
+				s.splitHealthy(*r, w)
+				r.n, r.calmAfter = 0, 0
+			}
+		}
 		if slow || lossy {
 			if r.n == 0 {
 				*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: s.calm, beforeLost: s.calmLost}
@@ -1904,10 +1926,13 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 			r.lo, r.hi = min(r.lo, p.limit), max(r.hi, p.limit)
 			continue
 		}
-		if r.n >= shortSlowReadings && p.t-r.from >= int64(MinAutoWindow) && r.edge(&r.before, r.beforeLost) && r.edge(p, lost) {
-			s.splitHealthy(*r, p.t, ref, w)
+		if r.n > 0 && r.calmAfter == 0 {
+			if r.n >= shortSlowReadings && p.t-r.from >= int64(MinAutoWindow) && r.edge(&r.before, r.beforeLost) && r.edge(p, lost) {
+				r.to, r.ref, r.calmAfter = p.t, ref, 1
+			} else {
+				r.n = 0
+			}
 		}
-		r.n = 0
 		s.calm, s.calmLost = *p, lost
 	}
 }
@@ -1972,8 +1997,8 @@ func (r *slowRun) edge(p *point, lost float64) bool {
 // noted from the run's window dropped from both halves (noteKept), and the
 // run counts as a degraded window. ref is the RTT and in-flight the run was judged
 // against, w the window it ended in (the evidence's template).
-func (s *Stream) splitHealthy(r slowRun, to int64, ref baseline, w windowStats) {
-	from := r.from
+func (s *Stream) splitHealthy(r slowRun, w windowStats) {
+	from, to, ref := r.from, r.to, r.ref
 	at := -1
 	for i, f := range s.findings {
 		if Rank(f.Class) == 0 || !f.Start.Before(time.Unix(0, to)) || !time.Unix(0, from).Before(f.End) {

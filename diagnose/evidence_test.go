@@ -1510,7 +1510,8 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 // with losses, which moved no window (shortSlowdowns reads them: losses
 // at 2 % of completions or more while the limit stands at half the
 // window's median or less). The RTT doubled in only the first of them, so
-// without the loss counts, or with the limit held, nothing is found.
+// without the loss counts, or with the limit held, nothing is found; nor
+// where losses at that level come back two readings after them.
 func TestAMinuteOfCapacityLostReadEvery15sIsFound(t *testing.T) {
 	smp := readTestdata(t, "gcl-gradient2-minute-capacity-lost-15s.csv")
 	const first, after = 32, 36 // the readings at 08:15 and 09:15
@@ -1530,6 +1531,11 @@ func TestAMinuteOfCapacityLostReadEvery15sIsFound(t *testing.T) {
 			for i := first; i < after; i++ {
 				s[i].Limit = s[first-1].Limit
 			}
+		}, false},
+		// losing again two readings after it: a level, not an episode
+		// (the losses must stay away for shortSlowReadings readings)
+		{"losses again at 09:45", func(s []trace.Sample) {
+			s[after+2].Limit, s[after+2].InFlight, s[after+2].Dropped = s[after-1].Limit, s[after-1].InFlight, s[after-1].Dropped
 		}, false},
 	}
 	for _, c := range cases {
