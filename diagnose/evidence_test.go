@@ -1426,15 +1426,8 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 		{"demand fell away as it recovered", func(s []trace.Sample) { s[after].InFlight = 10 }, 0},
 	}
 	for _, c := range cases {
-		s := append([]trace.Sample(nil), smp...)
-		c.edit(s)
-		r := Classify("episodes", s, Options{})
-		var degraded []Finding
-		for _, f := range r.Findings {
-			if f.Class == Degraded {
-				degraded = append(degraded, f)
-			}
-		}
+		r := classifyEdited(smp, c.edit)
+		degraded := degradedDuring(r, r.Start, r.End.Add(time.Second))
 		if c.until == 0 {
 			if len(degraded) > 0 || r.Class != Healthy {
 				t.Errorf("%s: %s, want healthy with no degraded finding: %s", c.name, r.Class, describeFindings(r.Findings, r.Start, 0))
@@ -1483,18 +1476,11 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		iv := smp[1].Time.Sub(smp[0].Time)
 		zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
 		r := Classify("episodes", smp, Options{})
-		var d *Finding
-		for i, f := range r.Findings {
-			if f.Class == Degraded && f.Start.Before(zero.Add(c.to)) && zero.Add(c.from).Before(f.End) {
-				if d != nil {
-					t.Fatalf("%s: two degraded-downstream findings in the incident: %s", c.file, describeFindings(r.Findings, r.Start, 0))
-				}
-				d = &r.Findings[i]
-			}
+		in := degradedDuring(r, zero.Add(c.from), zero.Add(c.to))
+		if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, c.says) {
+			t.Fatalf("%s: want one degraded-downstream finding saying %q in the incident: %s", c.file, c.says, describeFindings(r.Findings, r.Start, 0))
 		}
-		if d == nil || !strings.Contains(d.Evidence.Summary, c.says) {
-			t.Fatalf("%s: want a degraded-downstream finding saying %q in the incident: %s", c.file, c.says, describeFindings(r.Findings, r.Start, 0))
-		}
+		d := in[0]
 		if d.Start.Sub(zero.Add(c.from)).Abs() > tol || d.End.Sub(zero.Add(c.to)).Abs() > tol {
 			t.Errorf("%s: degraded %v–%v, incident %v–%v: an edge more than an interval + 30 s off", c.file, d.Start.Sub(zero), d.End.Sub(zero), c.from, c.to)
 		}
@@ -1539,15 +1525,8 @@ func TestAMinuteOfCapacityLostReadEvery15sIsFound(t *testing.T) {
 		}, false},
 	}
 	for _, c := range cases {
-		s := append([]trace.Sample(nil), smp...)
-		c.edit(s)
-		r := Classify("episodes", s, Options{})
-		var in []Finding
-		for _, f := range r.Findings {
-			if f.Class == Degraded && f.Start.Before(at(after)) && at(first).Before(f.End) {
-				in = append(in, f)
-			}
-		}
+		r := classifyEdited(smp, c.edit)
+		in := degradedDuring(r, at(first), at(after))
 		switch {
 		case !c.found && len(in) > 0:
 			t.Errorf("%s: a degraded-downstream finding in the first incident: %s", c.name, describeFindings(r.Findings, r.Start, 0))
@@ -1565,4 +1544,23 @@ func TestAMinuteOfCapacityLostReadEvery15sIsFound(t *testing.T) {
 			}
 		}
 	}
+}
+
+// classifyEdited classifies a copy of smp that edit changed.
+func classifyEdited(smp []trace.Sample, edit func([]trace.Sample)) Result {
+	s := append([]trace.Sample(nil), smp...)
+	edit(s)
+	return Classify("episodes", s, Options{})
+}
+
+// degradedDuring returns r's degraded-downstream findings that overlap
+// [from, to).
+func degradedDuring(r Result, from, to time.Time) []Finding {
+	var in []Finding
+	for _, f := range r.Findings {
+		if f.Class == Degraded && f.Start.Before(to) && from.Before(f.End) {
+			in = append(in, f)
+		}
+	}
+	return in
 }
