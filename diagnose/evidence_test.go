@@ -1457,7 +1457,10 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // interval plus 30 s of the incident's end. Only there: go-concurrency-
 // limits' Gradient2 through 4 minutes of tripled latency times out
 // thousands of requests a reading in its first minute and a few dozen
-// after, and the losses would end that episode at 09:00. And an edge does
+// after, and the losses would end that episode at 09:00 (or, since
+// keptEpisode, at 11:30); read every second after 9 minutes of it, it
+// overshoots into shedding half of what it sends, and the losses would
+// end the episode 38 s late. And an edge does
 // not take more than half of a degraded episode away: go-concurrency-
 // limits' AIMD, read every second through a minute of capacity lost,
 // falls over that minute while its queue times out and drains, and the
@@ -1470,6 +1473,7 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 	}{
 		{"gradient-capacity-lost-15s.csv", "while losses made", 8 * time.Minute, 16 * time.Minute},
 		{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
+		{"gcl-gradient2-latency-then-shedding-1s.csv", "the RTT", 8 * time.Minute, 17 * time.Minute},
 		{"gcl-aimd-minute-capacity-lost-1s.csv", "capacity lost with errors", 8 * time.Minute, 9 * time.Minute},
 	} {
 		smp := readTestdata(t, c.file)
