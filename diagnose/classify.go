@@ -1215,9 +1215,11 @@ type recording struct {
 	// recJudged: the windows judged since the recording began (the trace's
 	// first sample, or the first after a gap of FreshAfter or more)
 	recJudged int
-	// slowRun: the run of slow readings up to the newest judged, calm the
-	// newest reading outside one, and paceRef the last judged window's RTT
-	// and in-flight medians (shortSlowdowns)
+	// slowRun: the run of slow or lossy readings up to the newest judged;
+	// calm and calmLost the newest reading outside one and its loss share;
+	// lossAt the newest reading's time (lostShare's interval); paceRef the
+	// last judged window's RTT, in-flight and limit medians
+	// (shortSlowdowns)
 	slowRun  slowRun
 	calm     point
 	calmLost float64
@@ -1230,19 +1232,18 @@ type recording struct {
 // many and how many of them lossy, the means of their RTT, min RTT,
 // limit, in-flight and loss share, and the lowest and highest limit.
 type slowRun struct {
-	from             int64
-	before           point
-	beforeLost, lost float64
-	lossy            int
+	from                         int64
+	before                       point
+	beforeLost                   float64
+	n, lossy                     int
+	rtt, rttMin, limit, inFlight float64
+	lost, lo, hi                 float64
 	// to: the first reading after it, ref what it was judged against,
 	// and calmAfter the readings since to, that one included, that were
 	// neither slow nor lossy (0: the run is still open)
-	to                           int64
-	ref                          baseline
-	calmAfter                    int
-	n                            int
-	rtt, rttMin, limit, inFlight float64
-	lo, hi                       float64
+	to        int64
+	ref       baseline
+	calmAfter int
 }
 
 // freshRecording is a recording before its first window: no baseline yet.
@@ -1868,9 +1869,8 @@ func (s *Stream) closeWindow(end, until int64) {
 // finding. Without the calm after it, a limit stepped down to a smaller
 // downstream that goes on losing 2–4 % a reading (the simulator's Vector
 // ARC, 24 → 6, TestHealthyStepDownIsNamed) made a "run" of the readings
-// between two that lost a little less.
-// The recording's first window (warm-up) is not read so. w is the window
-// just judged, committed.
+// between two that lost a little less. The recording's first window
+// (warm-up) is not read so. w is the window just judged, committed.
 func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 	r := &s.slowRun
 	ref := baseline{rtt: w.rttMed, inFlight: w.inFlightMed, limit: w.limitMed}
@@ -1995,8 +1995,8 @@ func (r *slowRun) edge(p *point, lost float64) bool {
 // it), a degraded-downstream finding where one healthy finding holds all
 // of it: the healthy finding is split around it, a slowdown or losses it
 // noted from the run's window dropped from both halves (noteKept), and the
-// run counts as a degraded window. ref is the RTT and in-flight the run was judged
-// against, w the window it ended in (the evidence's template).
+// run counts as a degraded window. w, the window judged last, is the
+// evidence's template; r.ref is what the run was judged against.
 func (s *Stream) splitHealthy(r slowRun, w windowStats) {
 	from, to, ref := r.from, r.to, r.ref
 	at := -1
@@ -2457,8 +2457,9 @@ func lastVerdict(fs []Finding) int {
 // lost with errors had both edges within one interval plus 30 s 40 → 49 %
 // of the time read every 15 s and 61 → 66 % every 5 s (57 end edges
 // nearer, 3 farther); for the real libraries' incidents of both kinds
-// (seed + 2000, + 3000) 60 → 62 % and 66 → 71 %; time labelled correctly up by 0.1–0.5 points for every
-// family but Envoy's (−0.01); no single-episode verdict moved. Not for a
+// (seed + 2000, + 3000) 60 → 62 % and 66 → 71 %; time labelled correctly
+// up by 0.1–0.5 points for every family but Envoy's (−0.01); no
+// single-episode verdict moved. Not for a
 // slowdown: go-concurrency-limits' Gradient2 times out thousands of
 // requests a reading in the first minute of tripled latency and a few
 // dozen after, and its losses ended that episode 3 minutes early.
