@@ -772,6 +772,118 @@ func wantEpisodes(t *testing.T, means, floors map[string]float64, half string) {
 	}
 }
 
+// incidentsFound scores each incident of e apart (the issue: an incident
+// of a minute or more is found with default settings, its edges within one
+// sample interval plus 30 s): found where degraded-downstream findings
+// cover half of it or more, edged where the degraded findings overlapping
+// it begin and end within that tolerance of its edges.
+func incidentsFound(e episodeTrace) (n, found, edged int) {
+	r := Classify(e.name, e.samples, Options{})
+	tol := e.interval + 30*time.Second
+	for _, in := range e.incidents {
+		from, to := sim.Epoch.Add(in[0]), sim.Epoch.Add(in[1])
+		var covered time.Duration
+		var first, last time.Time
+		for _, f := range r.Findings {
+			if f.Class != Degraded || !f.Start.Before(to) || !from.Before(f.End) {
+				continue
+			}
+			covered += min(f.End.Sub(sim.Epoch), in[1]) - max(f.Start.Sub(sim.Epoch), in[0])
+			if first.IsZero() || f.Start.Before(first) {
+				first = f.Start
+			}
+			if f.End.After(last) {
+				last = f.End
+			}
+		}
+		n++
+		if 2*covered >= in[1]-in[0] {
+			found++
+			if first.Sub(from).Abs() <= tol && last.Sub(to).Abs() <= tol {
+				edged++
+			}
+		}
+	}
+	return n, found, edged
+}
+
+// incidentFloor is the share of incidents a family's held-out multi-episode
+// traces must have found, and found with both edges in tolerance
+// (incidentsFound): ratchets at their first measurement (40 traces a
+// family) less a margin of about two incidents; the target is every
+// incident. First measured: found 87.0–100 % (go-concurrency-limits' AIMD
+// the lowest: 72 % read every 15 s), edged 45.5–92.9 % (AIMD again: its
+// limit regrows for minutes after capacity returns).
+var incidentFloor = struct{ found, edged float64 }{0.84, 0.42}
+
+// judgeIncidents logs, per family and sample interval, the share of
+// incidents found and edged, and returns each family's shares.
+func judgeIncidents(t *testing.T, set []episodeTrace, names []string) (found, edged map[string]float64) {
+	type tally struct{ n, found, edged int }
+	byFamily, byInterval := map[string]*tally{}, map[string]*tally{}
+	for _, e := range set {
+		if e.why != "" {
+			continue
+		}
+		n, f, ed := incidentsFound(e)
+		for _, k := range []string{e.family, fmt.Sprintf("%s every %v", e.family, e.interval)} {
+			m := byFamily
+			if k != e.family {
+				m = byInterval
+			}
+			if m[k] == nil {
+				m[k] = &tally{}
+			}
+			m[k].n, m[k].found, m[k].edged = m[k].n+n, m[k].found+f, m[k].edged+ed
+		}
+	}
+	keys := make([]string, 0, len(byInterval))
+	for k := range byInterval {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c := byInterval[k]
+		t.Logf("%-34s incidents found %5.1f%%, edges within an interval + 30 s %5.1f%% (%d)", k, 100*share(c.found, c.n), 100*share(c.edged, c.n), c.n)
+	}
+	found, edged = map[string]float64{}, map[string]float64{}
+	for _, name := range names {
+		c := byFamily[name]
+		if c == nil || c.n == 0 {
+			t.Errorf("%s: no incident was scored", name)
+			continue
+		}
+		found[name], edged[name] = share(c.found, c.n), share(c.edged, c.n)
+		t.Logf("%-20s incidents found %5.1f%%, edges within an interval + 30 s %5.1f%% (%d incidents)", name, 100*found[name], 100*edged[name], c.n)
+	}
+	return found, edged
+}
+
+// TestMultiEpisodeIncidentsCalibration scores the calibration half's
+// multi-episode incidents one by one (40 traces a family): where the
+// rules for incidents shorter than a window and for episode edges are
+// tuned (shortSlowdowns, keptEpisode, changePoint's loss series).
+func TestMultiEpisodeIncidentsCalibration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the multi-episode calibration traces")
+	}
+	judgeIncidents(t, generateEpisodes(calibrationSeed, 40), familyNames())
+}
+
+// TestMultiEpisodeIncidentsHeldOut scores the held-out half's incidents one
+// by one and fails a family below incidentFloor.
+func TestMultiEpisodeIncidentsHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the multi-episode held-out traces")
+	}
+	found, edged := judgeIncidents(t, generateEpisodes(heldOutSeed, 40), familyNames())
+	for _, name := range familyNames() {
+		if found[name] < incidentFloor.found || edged[name] < incidentFloor.edged {
+			t.Errorf("%s: held-out incidents found %.1f%%, edged %.1f%%; ratchets %.0f%% and %.0f%%", name, 100*found[name], 100*edged[name], 100*incidentFloor.found, 100*incidentFloor.edged)
+		}
+	}
+}
+
 // perturbations are what real recordings do to a trace: start late and
 // stop early, miss scrapes, land scrapes off their beat. Each carries its
 // per-family ratchet (vector-arc's raised from 65 and 75 % to 85 % at 90 %
