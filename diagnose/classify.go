@@ -976,14 +976,15 @@ type windowStats struct {
 	cycleMoves     int
 	slowLo, slowHi float64
 	// rttProxy: the trace has no min-RTT series (or one that is an
-	// average of the RTT: Stream.rttAveraged), so the RTT's median
-	// stands in for the min RTT's level (rttMinMed, base, rttRise)
-	rttProxy    bool
-	floor, ref  float64
-	pinned      bool
-	inFlightMed float64
-	inFlightP90 float64
-	rttMed      float64
+	// average of the RTT: rttAveraged, the recording's decision as it was
+	// when the window was judged), so the RTT's median stands in for the
+	// min RTT's level (rttMinMed, base, rttRise)
+	rttProxy, rttAveraged bool
+	floor, ref            float64
+	pinned                bool
+	inFlightMed           float64
+	inFlightP90           float64
+	rttMed                float64
 	// nRTT: the window's samples with an RTT (an RTT is the mean of an
 	// interval's successes: none where nothing succeeded)
 	nRTT         int
@@ -1095,15 +1096,6 @@ type Stream struct {
 	// oscQueued: judged windows oscillating while a standing queue held
 	// (oscQueuedShare)
 	oscQueued int
-	// rttAveraged: the trace's min-RTT series is a long-window average
-	// of the RTT (averagedMoves), so the RTT stands in for it as in a trace
-	// without one (rttProxy): the average's climb is no evidence. The RTT
-	// standing persistently above the average still counts as above the
-	// min RTT (queuedHigh, queuedSome): it rose within the average's
-	// window, or queues (Gradient2 above a downstream cut to 30 % in a
-	// recording that opens mid-incident). rttKindKnown: that was decided
-	// (on the first window with a min-RTT series)
-	rttAveraged, rttKindKnown bool
 
 	findings []Finding
 	counts   map[Class]int
@@ -1215,6 +1207,16 @@ type recording struct {
 	// recJudged: the windows judged since the recording began (the trace's
 	// first sample, or the first after a gap of FreshAfter or more)
 	recJudged int
+	// rttAveraged: the recording's min-RTT series is a long-window average
+	// of the RTT (averagedMoves), so the RTT stands in for it as in a trace
+	// without one (rttProxy): the average's climb is no evidence. The RTT
+	// standing persistently above the average still counts as above the
+	// min RTT (queuedHigh, queuedSome): it rose within the average's
+	// window, or queues (Gradient2 above a downstream cut to 30 % in a
+	// recording that opens mid-incident). rttKindKnown: that was decided
+	// (on the recording's first window with a min-RTT series: a recording
+	// after a gap decides afresh, as it reads alone)
+	rttAveraged, rttKindKnown bool
 	// slowRun: the run of slow or lossy readings up to the newest judged;
 	// calm and calmLost the newest reading outside one and its loss share;
 	// lossAt the newest reading's time (lostShare's interval); paceRef the
@@ -1238,9 +1240,9 @@ type slowRun struct {
 	n, lossy                     int
 	rtt, rttMin, limit, inFlight float64
 	lost, lo, hi                 float64
-	// to: the first reading after it, ref what it was judged against,
-	// and calmAfter the readings since to, that one included, that were
-	// neither slow nor lossy (0: the run is still open)
+	// ref: what it is judged against, the level where it began; to: the
+	// first reading after it, and calmAfter the readings since to, that
+	// one included, that were neither slow nor lossy (0: still open)
 	to        int64
 	ref       baseline
 	calmAfter int
@@ -1894,8 +1896,15 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 			continue
 		}
 		lost := s.lostShare(p)
-		slow := p.rtt >= shortSlowRise*ref.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*ref.rtt <= ref.inFlight*p.rtt
-		lossy := lost >= shortLossShare && p.limit <= collapseDrop*ref.limit
+		// a run's readings, and those after it, are judged against the
+		// level before it: a window the run fills half of has the run's
+		// level for its median
+		cur := &ref
+		if r.n > 0 {
+			cur = &r.ref
+		}
+		slow := p.rtt >= shortSlowRise*cur.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
+		lossy := lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
 		if r.calmAfter > 0 {
 			// a closed run waits for shortSlowReadings calm readings in
 			// all before it is an incident; one more slow or lossy
@@ -1909,7 +1918,7 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 		}
 		if slow || lossy {
 			if r.n == 0 {
-				*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: s.calm, beforeLost: s.calmLost}
+				*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: s.calm, beforeLost: s.calmLost, ref: ref}
 			}
 			r.n++
 			if lossy {
@@ -1928,7 +1937,7 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 		}
 		if r.n > 0 && r.calmAfter == 0 {
 			if r.n >= shortSlowReadings && p.t-r.from >= int64(MinAutoWindow) && r.edge(&r.before, r.beforeLost) && r.edge(p, lost) {
-				r.to, r.ref, r.calmAfter = p.t, ref, 1
+				r.to, r.calmAfter = p.t, 1
 			} else {
 				r.n = 0
 			}
@@ -2749,6 +2758,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	if !s.rttKindKnown && s.have&trace.FieldRTTMin != 0 {
 		s.rttAveraged, s.rttKindKnown = s.minRTTAveraged(pts)
 	}
+	w.rttAveraged = s.rttAveraged
 	u = u[:0]
 	lo, hi = math.Inf(1), math.Inf(-1)
 	if s.hasMinRTT() { // an averaged min RTT is not collected (rttAveraged)

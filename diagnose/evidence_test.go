@@ -1460,12 +1460,14 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // after, and the losses would end that episode at 09:00 (or, since
 // keptEpisode, at 11:30); read every second after 9 minutes of it, it
 // overshoots into shedding half of what it sends, and the losses would
-// end the episode 38 s late. And an edge does
-// not take more than half of a degraded episode away: go-concurrency-
-// limits' AIMD, read every second through a minute of capacity lost,
-// falls over that minute while its queue times out and drains, and the
-// min RTT's drop as it drains would have ended the episode 6 s after it
-// began (a finding of 6 s for an incident of 60).
+// end the episode 38 s late. And an edge does not take more than half of
+// a degraded episode away: go-concurrency-limits' AIMD, read every second
+// through a minute of capacity lost, falls over that minute while its
+// queue times out and drains, and the min RTT's drop as it drains would
+// have ended the episode 6 s after it began (a finding of 6 s for an
+// incident of 60). Last, 4 minutes of capacity lost filling half of each
+// of two windows, their losses diluted under errorShare in each, are read
+// reading by reading against the level before them (shortSlowdowns).
 func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 	for _, c := range []struct {
 		file, says string
@@ -1475,6 +1477,10 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
 		{"gcl-gradient2-latency-then-shedding-1s.csv", "the RTT", 8 * time.Minute, 17 * time.Minute},
 		{"gcl-aimd-minute-capacity-lost-1s.csv", "capacity lost with errors", 8 * time.Minute, 9 * time.Minute},
+		// 16 readings at a quarter of the limit, half of each of two
+		// windows: the second window's median is the fallen level, and
+		// the run is judged against the level where it began
+		{"gradient-capacity-lost-across-windows-15s.csv", "for 16 readings in a row", 28 * time.Minute, 32 * time.Minute},
 	} {
 		smp := readTestdata(t, c.file)
 		iv := smp[1].Time.Sub(smp[0].Time)

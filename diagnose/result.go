@@ -475,12 +475,12 @@ func (s *Stream) describe(f *Finding) {
 			if w.hasRTTMin {
 				sum += fmt.Sprintf(", the min RTT %.2f× its baseline", w.rttRise)
 			}
-			sum += " — an incident shorter than a window"
+			sum += " — read reading by reading: no window's median showed it"
 			v["rtt_rise"] = decimal.Round(w.rttMed/w.rttAt, 2)
 			v["readings"] = float64(w.n)
 			v["completions_share"] = decimal.Round(w.tputShare, 2)
 		case degradedBriefLossy:
-			sum = fmt.Sprintf("%s for %d readings in a row while losses made %.1f%% of completions — an incident shorter than a window", w.fellTo(), w.n, 100*w.dropShare)
+			sum = fmt.Sprintf("%s for %d readings in a row while losses made %.1f%% of completions — read reading by reading: no window's median showed it", w.fellTo(), w.n, 100*w.dropShare)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 			v["readings"] = float64(w.n)
 		case degradedAfterLosses:
@@ -505,7 +505,7 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("the limit pinned at %.1f (floor %.1f) while losses made %.1f%% of completions", w.limitMed, w.floor, 100*w.dropShare)
 			if w.queuedSome > 0 {
 				of := "the min RTT"
-				if s.rttAveraged {
+				if w.rttAveraged {
 					of = "the exported min RTT (a long-window average of it)"
 				}
 				sum += fmt.Sprintf(" and the RTT ran at 1.5× %s or more in %.0f%% of samples", of, 100*w.queuedSome)
@@ -530,7 +530,7 @@ func (s *Stream) describe(f *Finding) {
 		default:
 			what := "min RTT"
 			switch {
-			case s.rttAveraged && w.rttProxy:
+			case w.rttAveraged && w.rttProxy:
 				what = "the RTT (the exported min RTT is a long-window average of it)"
 			case w.rttProxy:
 				what = "the RTT (no min-RTT series)"

@@ -252,11 +252,12 @@ Statistics (reports, JSON stats and evidence values)
   queued_share       the share of a window's samples whose RTT is twice the
                      min RTT or more (a standing queue)
   rtt_rise           the RTT's median over the last third of a window over its
-                     median over the first third; for an incident shorter
-                     than a window, its readings' mean RTT over the median
-                     RTT of its window (or the window before, the lower)
-  readings           an incident shorter than a window: how many readings in
-                     a row showed it (three or more, over a minute or more)
+                     median over the first third; for an incident read
+                     reading by reading (no window's median showed it), its
+                     readings' mean RTT over the median RTT of the window it
+                     began in (or the window before, the lower)
+  readings           such an incident: how many readings in a row showed it
+                     (three or more, over a minute or more)
   completions_share  such an incident's completions (in-flight / RTT) over
                      those of the window it was judged against
   rtt_rise_like_load the RTT's median over its median in the deepest earlier
