@@ -1996,7 +1996,8 @@ func (w *windowStats) lostCapacity() bool {
 // slow before it the load's, not the downstream's.
 func (r *slowRun) edge(p *point, lost float64) bool {
 	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && lost < shortLossShare
-	return p.loaded() && p.has&trace.FieldRTT != 0 && recovered &&
+	// loaded: the reading before a run is zero until a calm one was read
+	return p.loaded() && recovered &&
 		(math.Abs(p.inFlight-r.inFlight) <= jitter(r.inFlight) || p.atLimit())
 }
 

@@ -782,13 +782,9 @@ func incidentsFound(e episodeTrace) (n, found, edged int) {
 	tol := e.interval + 30*time.Second
 	for _, in := range e.incidents {
 		from, to := sim.Epoch.Add(in[0]), sim.Epoch.Add(in[1])
-		var covered time.Duration
+		degraded := degradedDuring(r, from, to)
 		var first, last time.Time
-		for _, f := range r.Findings {
-			if f.Class != Degraded || !f.Start.Before(to) || !from.Before(f.End) {
-				continue
-			}
-			covered += min(f.End.Sub(sim.Epoch), in[1]) - max(f.Start.Sub(sim.Epoch), in[0])
+		for _, f := range degraded {
 			if first.IsZero() || f.Start.Before(first) {
 				first = f.Start
 			}
@@ -797,7 +793,7 @@ func incidentsFound(e episodeTrace) (n, found, edged int) {
 			}
 		}
 		n++
-		if 2*covered >= in[1]-in[0] {
+		if 2*coveredBy(degraded, from, to) >= in[1]-in[0] {
 			found++
 			if first.Sub(from).Abs() <= tol && last.Sub(to).Abs() <= tol {
 				edged++
