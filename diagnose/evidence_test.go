@@ -1465,9 +1465,15 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // through a minute of capacity lost, falls over that minute while its
 // queue times out and drains, and the min RTT's drop as it drains would
 // have ended the episode 6 s after it began (a finding of 6 s for an
-// incident of 60). Last, 4 minutes of capacity lost filling half of each
-// of two windows, their losses diluted under errorShare in each, are read
-// reading by reading against the level before them (shortSlowdowns).
+// incident of 60). Where the losses stop, the limit regrows from its
+// floor (recoveryStart): the edge goes back over the calm readings to the
+// last lossy one, where the changes in the limit placed it in the climb
+// (our gradient, 105 s late) or losses after it did (AIMD overshooting
+// what the downstream takes, 240 s late; Vegas at its floor for three
+// readings before it climbs, 150 s). Last, 4 minutes of capacity lost
+// filling half of each of two windows, their losses diluted under
+// errorShare in each, are read reading by reading against the level
+// before them (shortSlowdowns).
 func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 	for _, c := range []struct {
 		file, says string
@@ -1477,6 +1483,12 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
 		{"gcl-gradient2-latency-then-shedding-1s.csv", "the RTT", 8 * time.Minute, 17 * time.Minute},
 		{"gcl-aimd-minute-capacity-lost-1s.csv", "capacity lost with errors", 8 * time.Minute, 9 * time.Minute},
+		// after the losses stop, the limit leaves its floor and climbs
+		// (recoveryStart): ours for 7 readings, Vegas after three more at
+		// its floor of 1, AIMD into losses of its own
+		{"gradient-capacity-back-regrowing-15s.csv", "while losses made", 24 * time.Minute, 33 * time.Minute},
+		{"gcl-vegas-capacity-back-at-floor-15s.csv", "capacity lost with errors", 17 * time.Minute, 25 * time.Minute},
+		{"gcl-aimd-capacity-back-overshooting-15s.csv", "while losses made", 8 * time.Minute, 14 * time.Minute},
 		// 16 readings at a quarter of the limit, half of each of two
 		// windows: the second window's median is the fallen level, and
 		// the run is judged against the level where it began
