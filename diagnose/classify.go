@@ -2001,13 +2001,18 @@ func (w *windowStats) lostCapacity() bool {
 // rise and a recovery, not a level the window's median moved away from),
 // or, for a run mostly of lossy readings, its losses (lost, a share of
 // its completions) under shortLossShare (a limiter regrows over minutes
-// after capacity comes back, its losses stop at once); under the run's
+// after capacity comes back, its losses stop at once) or its limit at
+// twice the run's highest or more (collapseDrop: the limit cut for the
+// run and not yet, or no longer, where a limiter whose calm level loses
+// as much holds it; go-concurrency-limits' AIMD over a downstream of 8
+// times out a fifth of its completions at its limit of 24, and 3 minutes
+// at a limit of 1 were found by no rule); under the run's
 // load: as many in flight within a jitter, or in-flight at its limit (a
 // limiter that cut its limit for the run, demand pressing on both sides).
 // A reading with fewer in flight is demand that fell, and the RTT that was
 // slow before it the load's, not the downstream's.
 func (r *slowRun) edge(p *point, lost float64) bool {
-	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && lost < shortLossShare
+	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && (lost < shortLossShare || collapseDrop*p.limit >= r.hi)
 	// loaded: the reading before a run is zero until a calm one was read
 	return p.loaded() && recovered &&
 		(math.Abs(p.inFlight-r.inFlight) <= jitter(r.inFlight) || p.atLimit())

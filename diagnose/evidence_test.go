@@ -1470,7 +1470,10 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // last lossy one, where the changes in the limit placed it in the climb
 // (our gradient, 105 s late) or losses after it did (AIMD overshooting
 // what the downstream takes, 240 s late; Vegas at its floor for three
-// readings before it climbs, 150 s). Last, 4 minutes of capacity lost
+// readings before it climbs, 150 s). A short incident is bounded by
+// readings whose limit stands at twice its own where the limiter's calm
+// level loses as much as the incident does (AIMD timing out a fifth of its
+// completions all along). Last, 4 minutes of capacity lost
 // filling half of each of two windows, their losses diluted under
 // errorShare in each, are read reading by reading against the level
 // before them (shortSlowdowns).
@@ -1489,6 +1492,9 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		{"gradient-capacity-back-regrowing-15s.csv", "while losses made", 24 * time.Minute, 33 * time.Minute},
 		{"gcl-vegas-capacity-back-at-floor-15s.csv", "capacity lost with errors", 17 * time.Minute, 25 * time.Minute},
 		{"gcl-aimd-capacity-back-overshooting-15s.csv", "while losses made", 8 * time.Minute, 14 * time.Minute},
+		// 3 minutes at a limit of 1, bounded by readings at the limit
+		// of 22 and 12 that lose as much as the limiter's calm level
+		{"gcl-aimd-capacity-lost-lossy-calm-15s.csv", "for 12 readings in a row", 8 * time.Minute, 11 * time.Minute},
 		// 16 readings at a quarter of the limit, half of each of two
 		// windows: the second window's median is the fallen level, and
 		// the run is judged against the level where it began
