@@ -2557,6 +2557,20 @@ func lastVerdict(fs []Finding) int {
 // slowdown: go-concurrency-limits' Gradient2 times out thousands of
 // requests a reading in the first minute of tripled latency and a few
 // dozen after, and its losses ended that episode 3 minutes early.
+//
+// Where the min RTT shifts most and the RTT shifted the same way earlier
+// (by at least changeGain of its own variance), the edge is the RTT's: a
+// min RTT is an estimate that lags the RTT it is taken from. A minimum
+// over a window rises a window after the RTT (go-concurrency-limits'
+// AIMD read every 15 s: 278 ms held until 09:00 through an RTT tripled
+// since 08:15), and an estimate held until its next recalculation falls
+// after it (the Envoy-style controller, its min RTT of 90 ms and its
+// limit at its maximum held 45 s past the incident's end). Over the 960
+// multi-episode calibration traces, both edges right 81.6 → 84.6 % of
+// the incidents (latency ones read every 15 s 76.1 → 82.6 %, every 5 s
+// 81.9 → 87.0 %; 57 nearer, none farther; 3 more found), time labelled
+// correctly up to 0.3 points (Envoy's); the real libraries' 77.0 →
+// 78.1 % (4 nearer, none farther); no single-episode verdict moved.
 func (s *Stream) changePoint(lo, mid, end int64, lossy bool) (int64, bool) {
 	pts := s.buf[s.head:]
 	from := max(lo, addSat(mid, -s.window))
@@ -2566,7 +2580,14 @@ func (s *Stream) changePoint(lo, mid, end int64, lossy bool) (int64, bool) {
 	if len(seg) < 2*minWindowSamples {
 		return 0, false
 	}
-	best, bestGain := -1, 0.0
+	// each series' best split: where (an index into seg, -1 for none), the
+	// share of its variance the split explains, and the shift (right mean
+	// less left)
+	type split struct {
+		at          int
+		gain, shift float64
+	}
+	var splits [4]split
 	latency := pointRTTMin
 	if !s.hasMinRTT() {
 		// no min-RTT series: the RTT stands in for it, as it does in judge
@@ -2585,7 +2606,8 @@ func (s *Stream) changePoint(lo, mid, end int64, lossy bool) (int64, bool) {
 		series[nSeries] = func(p *point) (float64, bool) { return p.dropped, p.has&trace.FieldDropped != 0 }
 		nSeries++
 	}
-	for _, get := range series[:nSeries] {
+	for k, get := range series[:nSeries] {
+		splits[k].at = -1
 		var n, sum float64
 		for i := range seg {
 			if v, ok := get(&seg[i]); ok {
@@ -2622,15 +2644,26 @@ func (s *Stream) changePoint(lo, mid, end int64, lossy bool) (int64, bool) {
 			}
 			// between-segment sum of squares, as a share of the total
 			gain := (lsum*lsum/ln + rsum*rsum/rn - sum*sum/n) / total
-			if gain > bestGain {
-				best, bestGain = i, gain
+			if gain > splits[k].gain {
+				splits[k] = split{i, gain, rsum/rn - lsum/ln}
 			}
 		}
 	}
-	if best < 0 || bestGain < changeGain {
+	k := 0
+	for i := range splits[:nSeries] {
+		if splits[i].gain > splits[k].gain {
+			k = i
+		}
+	}
+	best := splits[k]
+	if best.at < 0 || best.gain < changeGain {
 		return 0, false
 	}
-	return seg[best+1].t, true
+	if rtt := splits[2]; k == 1 && s.hasMinRTT() && rtt.at >= 0 && rtt.at < best.at && rtt.gain >= changeGain && rtt.shift*best.shift > 0 {
+		// the min RTT's shift, and the RTT's the same way before it
+		best = rtt
+	}
+	return seg[best.at+1].t, true
 }
 
 // addFinding extends the last finding of the class when contiguous, or

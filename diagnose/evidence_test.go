@@ -1478,10 +1478,7 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // errorShare in each, are read reading by reading against the level
 // before them (shortSlowdowns).
 func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
-	for _, c := range []struct {
-		file, says string
-		from, to   time.Duration
-	}{
+	for _, c := range []incidentEdges{
 		{"gradient-capacity-lost-15s.csv", "while losses made", 8 * time.Minute, 16 * time.Minute},
 		{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
 		{"gcl-gradient2-latency-then-shedding-1s.csv", "the RTT", 8 * time.Minute, 17 * time.Minute},
@@ -1500,21 +1497,51 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		// the run is judged against the level where it began
 		{"gradient-capacity-lost-across-windows-15s.csv", "for 16 readings in a row", 28 * time.Minute, 32 * time.Minute},
 	} {
-		smp := readTestdata(t, c.file)
-		iv := smp[1].Time.Sub(smp[0].Time)
-		zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
-		r := Classify("episodes", smp, Options{})
-		in := degradedDuring(r, zero.Add(c.from), zero.Add(c.to))
-		if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, c.says) {
-			t.Fatalf("%s: want one degraded-downstream finding saying %q in the incident: %s", c.file, c.says, describeFindings(r.Findings, r.Start, 0))
-		}
-		d := in[0]
-		if d.Start.Sub(zero.Add(c.from)).Abs() > tol || d.End.Sub(zero.Add(c.to)).Abs() > tol {
-			t.Errorf("%s: degraded %v–%v, incident %v–%v: an edge more than an interval + 30 s off", c.file, d.Start.Sub(zero), d.End.Sub(zero), c.from, c.to)
-		}
-		if covered := coveredBy(in, zero.Add(c.from), zero.Add(c.to)); 2*covered < c.to-c.from {
-			t.Errorf("%s: degraded %v–%v covers %v of the incident %v–%v, under half", c.file, d.Start.Sub(zero), d.End.Sub(zero), covered, c.from, c.to)
-		}
+		c.check(t)
+	}
+}
+
+// incidentEdges is an incident in a fixture: one degraded-downstream
+// finding saying says covers half of [from, to) or more (from the trace's
+// start, one interval before its first reading), each edge within an
+// interval plus 30 s of the incident's.
+type incidentEdges struct {
+	file, says string
+	from, to   time.Duration
+}
+
+func (c incidentEdges) check(t *testing.T) {
+	t.Helper()
+	smp := readTestdata(t, c.file)
+	iv := smp[1].Time.Sub(smp[0].Time)
+	zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
+	r := Classify("episodes", smp, Options{})
+	in := degradedDuring(r, zero.Add(c.from), zero.Add(c.to))
+	if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, c.says) {
+		t.Fatalf("%s: want one degraded-downstream finding saying %q in the incident: %s", c.file, c.says, describeFindings(r.Findings, r.Start, 0))
+	}
+	d := in[0]
+	if d.Start.Sub(zero.Add(c.from)).Abs() > tol || d.End.Sub(zero.Add(c.to)).Abs() > tol {
+		t.Errorf("%s: degraded %v–%v, incident %v–%v: an edge more than an interval + 30 s off", c.file, d.Start.Sub(zero), d.End.Sub(zero), c.from, c.to)
+	}
+	if covered := coveredBy(in, zero.Add(c.from), zero.Add(c.to)); 2*covered < c.to-c.from {
+		t.Errorf("%s: degraded %v–%v covers %v of the incident %v–%v, under half", c.file, d.Start.Sub(zero), d.End.Sub(zero), covered, c.from, c.to)
+	}
+}
+
+// TestEpisodeEdgesTakeTheRTTBeforeALaggingMinRTT: where the min RTT shifts
+// most and the RTT shifted the same way before it, the edge is the RTT's
+// (changePoint). A min RTT taken over a window rises a window after the
+// RTT (go-concurrency-limits' AIMD: 45 s late, read every 15 s), and an
+// estimate held until its next recalculation falls after it (the
+// Envoy-style controller, its limit at its maximum of 100 until then:
+// 45 s late, read every 5 s).
+func TestEpisodeEdgesTakeTheRTTBeforeALaggingMinRTT(t *testing.T) {
+	for _, c := range []incidentEdges{
+		{"gcl-aimd-latency-min-rtt-lagging-15s.csv", "min RTT rose", 8 * time.Minute, 15 * time.Minute},
+		{"envoy-latency-ends-before-recalculation-5s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
+	} {
+		c.check(t)
 	}
 }
 
