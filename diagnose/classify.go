@@ -2447,8 +2447,8 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 //
 // Our gradient, read every 15 s after 8 minutes of capacity lost, sat at
 // its floor of 4 for a reading, then took 7 readings from 4.8 to 64
-// without a loss; changePoint ended the episode at 38 of them, 105 s
-// late. go-concurrency-limits' Vegas holds 1 for three calm readings
+// without a loss; changePoint ended the episode at the reading of 38,
+// 105 s late. go-concurrency-limits' Vegas holds 1 for three calm readings
 // before it climbs 2, 2, 3, 3, 3 (the losses tell), its AIMD climbs
 // from 1 to 170 in 15 readings and then overshoots into losses of its
 // own that were the edge (240 s late). Over 960 multi-episode traces
@@ -2458,7 +2458,8 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 // every second (143 nearer, 3 farther: read every second, 17 s to 51 s
 // early where a trickle of losses paused for 34 readings); latency
 // incidents and what was found did not move; time labelled correctly
-// up 0.1–1.0 points per family. The real libraries run for real (seed
+// up by as much as 1.0 point (AIMD's), Envoy's unchanged. The real
+// libraries run for real (seed
 // + 2000, + 3000): capacity-lost edges 50 → 56 % at 15 s, 54 → 68 % at
 // 5 s, 77 → 79 % at 1 s (12 nearer, none farther). No single-episode
 // verdict moved. Without the losses (the climb alone, readings rising

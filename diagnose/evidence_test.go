@@ -1465,18 +1465,17 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // through a minute of capacity lost, falls over that minute while its
 // queue times out and drains, and the min RTT's drop as it drains would
 // have ended the episode 6 s after it began (a finding of 6 s for an
-// incident of 60). Where the losses stop, the limit regrows from its
-// floor (recoveryStart): the edge goes back over the calm readings to the
-// last lossy one, where the changes in the limit placed it in the climb
-// (our gradient, 105 s late) or losses after it did (AIMD overshooting
-// what the downstream takes, 240 s late; Vegas at its floor for three
-// readings before it climbs, 150 s). A short incident is bounded by
-// readings whose limit stands at twice its own where the limiter's calm
-// level loses as much as the incident does (AIMD timing out a fifth of its
-// completions all along). Last, 4 minutes of capacity lost
-// filling half of each of two windows, their losses diluted under
-// errorShare in each, are read reading by reading against the level
-// before them (shortSlowdowns).
+// incident of 60). Where the losses stop, the limit regrows from its floor
+// (recoveryStart): the edge goes back over the calm readings to the last
+// lossy one, where the changes in the limit placed it in the climb (our
+// gradient, 105 s late) or losses after it did (AIMD overshooting what the
+// downstream takes, 240 s late; Vegas at its floor for three readings
+// before it climbs, 150 s). A short incident is bounded by readings whose
+// limit stands at twice its own where the limiter's calm level loses as
+// much as the incident does (AIMD timing out a fifth of its completions all
+// along). Last, 4 minutes of capacity lost filling half of each of two
+// windows, their losses diluted under errorShare in each, are read reading
+// by reading against the level before them (shortSlowdowns).
 func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 	for _, c := range []incidentEdges{
 		{"gradient-capacity-lost-15s.csv", "while losses made", 8 * time.Minute, 16 * time.Minute},
