@@ -26,7 +26,7 @@ test: test-deps
 	# single-threaded simulation tests (build tag !race: the classifier's
 	# calibration set, the hour-long shoot-out, the what-if validation) run
 	# without the race detector, ten times faster
-	LIMITSCOPE_REQUIRE_TOOLS=1 $(GO) test -count=1 ./diagnose/ ./limiter/sim/ ./tune/ ./rules/
+	LIMITSCOPE_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 20m ./diagnose/ ./limiter/sim/ ./tune/ ./rules/
 
 # calibrate reports the calibration halves the classifier's thresholds are
 # tuned on (the held-out halves are asserted by make test) and the validation

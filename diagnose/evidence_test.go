@@ -1528,17 +1528,18 @@ func (c incidentEdges) check(t *testing.T) {
 	}
 }
 
-// TestEpisodeEdgesTakeTheRTTBeforeALaggingMinRTT: where the min RTT shifts
-// most and the RTT shifted the same way before it, the edge is the RTT's
-// (changePoint). A min RTT taken over a window rises a window after the
-// RTT (go-concurrency-limits' AIMD: 45 s late, read every 15 s), and an
-// estimate held until its next recalculation falls after it (the
-// Envoy-style controller, its limit at its maximum of 100 until then:
-// 45 s late, read every 5 s).
-func TestEpisodeEdgesTakeTheRTTBeforeALaggingMinRTT(t *testing.T) {
+// TestEpisodeEdgesTakeTheRTTBeforeTheLimitOrMinRTT: where the limit or
+// the min RTT shifts most and the RTT shifted the same way before it, the
+// edge is the RTT's (changePoint). A min RTT taken over a window rises a
+// window after the RTT (go-concurrency-limits' AIMD: 45 s late, read
+// every 15 s), and an estimate held until its next recalculation falls
+// after it, the limit with it (the Envoy-style controller, its limit at
+// its maximum of 100 until then: 45 s late, read every 5 s or 15 s).
+func TestEpisodeEdgesTakeTheRTTBeforeTheLimitOrMinRTT(t *testing.T) {
 	for _, c := range []incidentEdges{
 		{"gcl-aimd-latency-min-rtt-lagging-15s.csv", "min RTT rose", 8 * time.Minute, 15 * time.Minute},
 		{"envoy-latency-ends-before-recalculation-5s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
+		{"envoy-latency-limit-held-until-recalculation-15s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
 	} {
 		c.check(t)
 	}

@@ -815,10 +815,10 @@ func incidentsFound(e episodeTrace) (n, found, edged int) {
 // ours 79.7 → 91.3 %), and the ratchet with it; found 89.6–100 % since a
 // short incident is bounded by readings at twice its limit where the
 // limiter's calm level loses as much (slowRun.edge: AIMD 87.0 → 89.6 %,
-// Vector's ARC 87.3 → 89.9 %); edged 72.7–92.9 % since an edge the min
-// RTT placed takes the RTT's where it shifted the same way first
-// (changePoint: AIMD 66.2 → 72.7 %, Vegas 72.9 → 78.6 %, Envoy's 70.1 →
-// 73.1 %, which found one incident fewer, 89.6 → 88.1 %).
+// Vector's ARC 87.3 → 89.9 %); edged 72.7–92.9 % since an edge the limit
+// or the min RTT placed takes the RTT's where it shifted the same way
+// first (changePoint: AIMD 66.2 → 72.7 %, Vegas 72.9 → 78.6 %, Envoy's
+// 70.1 → 76.1 %, which found one incident fewer, 89.6 → 88.1 %).
 var incidentFloor = struct{ found, edged float64 }{0.87, 0.70}
 
 // judgeIncidents logs, per family and sample interval, the share of
