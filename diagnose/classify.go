@@ -1971,11 +1971,11 @@ func (s *Stream) lostShare(p *point) float64 {
 }
 
 // lossShare is the losses of reading p as a share of the requests it
-// completed since the reading at since by Little's law (in-flight / RTT),
-// 0 where it has no loss count or completed none.
+// completed since the reading at since (completions: Little's law), 0
+// where it has no loss count or completed none.
 func lossShare(p *point, since int64) float64 {
-	done := p.inFlight * float64(p.t-since) / 1e6 / p.rtt
-	if p.has&trace.FieldDropped == 0 || !(done > 0) {
+	done, ok := completions(p, p.t-since, false, 0)
+	if !ok || p.has&trace.FieldDropped == 0 || !(done > 0) {
 		return 0
 	}
 	return p.dropped / done
@@ -2459,10 +2459,9 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 // early where a trickle of losses paused for 34 readings); latency
 // incidents and what was found did not move; time labelled correctly
 // up by as much as 1.0 point (AIMD's), Envoy's unchanged. The real
-// libraries run for real (seed
-// + 2000, + 3000): capacity-lost edges 50 → 56 % at 15 s, 54 → 68 % at
-// 5 s, 77 → 79 % at 1 s (12 nearer, none farther). No single-episode
-// verdict moved. Without the losses (the climb alone, readings rising
+// libraries run for real (seed + 2000, + 3000): capacity-lost edges 50 →
+// 56 % at 15 s, 54 → 68 % at 5 s, 77 → 79 % at 1 s (12 nearer, none
+// farther). No single-episode verdict moved. Without the losses (the climb alone, readings rising
 // over the lowest), 70.3, 77.9 and 80.2 %: Vegas's plateaus stop it; with
 // every calm reading taken whatever the episode's rate, 11 edges farther
 // at 1 s.
@@ -2554,10 +2553,10 @@ func lastVerdict(fs []Finding) int {
 // nearer, 3 farther); for the real libraries' incidents of both kinds
 // (seed + 2000, + 3000) 60 → 62 % and 66 → 71 %; time labelled correctly
 // up by 0.1–0.5 points for every family but Envoy's (−0.01); no
-// single-episode verdict moved. Not for a
-// slowdown: go-concurrency-limits' Gradient2 times out thousands of
-// requests a reading in the first minute of tripled latency and a few
-// dozen after, and its losses ended that episode 3 minutes early.
+// single-episode verdict moved. Not for a slowdown: go-concurrency-limits'
+// Gradient2 times out thousands of requests a reading in the first minute
+// of tripled latency and a few dozen after, and its losses ended that
+// episode 3 minutes early.
 //
 // Where the limit or the min RTT shifts most and the RTT shifted the same
 // way earlier (by at least changeGain of its own variance), the edge is

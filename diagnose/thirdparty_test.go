@@ -781,21 +781,11 @@ func incidentsFound(e episodeTrace) (n, found, edged int) {
 	r := Classify(e.name, e.samples, Options{})
 	tol := e.interval + 30*time.Second
 	for _, in := range e.incidents {
-		from, to := sim.Epoch.Add(in[0]), sim.Epoch.Add(in[1])
-		degraded := degradedDuring(r, from, to)
-		var first, last time.Time
-		for _, f := range degraded {
-			if first.IsZero() || f.Start.Before(first) {
-				first = f.Start
-			}
-			if f.End.After(last) {
-				last = f.End
-			}
-		}
+		_, f, ed := judgeIncident(r, sim.Epoch.Add(in[0]), sim.Epoch.Add(in[1]), tol)
 		n++
-		if 2*coveredBy(degraded, from, to) >= in[1]-in[0] {
+		if f {
 			found++
-			if first.Sub(from).Abs() <= tol && last.Sub(to).Abs() <= tol {
+			if ed {
 				edged++
 			}
 		}
