@@ -1223,16 +1223,28 @@ type recording struct {
 	// (on the recording's first window with a min-RTT series: a recording
 	// after a gap decides afresh, as it reads alone)
 	rttAveraged, rttKindKnown bool
-	// slowRun: the run of slow or lossy readings up to the newest judged;
-	// calm and calmLost the newest reading outside one and its loss share;
-	// lossAt the newest reading's time (lostShare's interval); paceRef the
-	// last judged window's RTT, in-flight and limit medians
-	// (shortSlowdowns)
-	slowRun  slowRun
+	// slow: the readings read one by one for incidents shorter than a
+	// window (shortSlowdowns), up to the newest judged window's last
+	slow slowReader
+}
+
+// slowReader is what shortSlowdowns remembers from reading by reading:
+// the run of slow or lossy readings up to the newest read; calm and
+// calmLost the newest reading outside one and its loss share; lossAt the
+// newest reading's time (lossShare's interval); pace the last judged
+// window's RTT, in-flight and limit medians; ref the level the last
+// window's readings were read against (hasRef: one was measured), which
+// the readings after it, in a recording's tail, are read against too
+// (openIncident); last, the last judged window, the evidence's template.
+type slowReader struct {
+	run      slowRun
 	calm     point
 	calmLost float64
 	lossAt   int64
-	paceRef  baseline
+	pace     baseline
+	ref      baseline
+	hasRef   bool
+	last     windowStats
 }
 
 // slowRun is a run of readings slow or lossy as shortSlowdowns asks: its
@@ -1246,10 +1258,11 @@ type slowRun struct {
 	n, lossy                     int
 	rtt, rttMin, limit, inFlight float64
 	lost, lo, hi                 float64
-	// ref: what it is judged against, the level where it began; to: the
-	// first reading after it, and calmAfter the readings since to, that
-	// one included, that were neither slow nor lossy (0: still open)
-	to        int64
+	// ref: what it is judged against, the level where it began; at: its
+	// last reading's time; to: the first reading after it, and calmAfter
+	// the readings since to, that one included, that were neither slow nor
+	// lossy (0: still open)
+	at, to    int64
 	ref       baseline
 	calmAfter int
 }
@@ -1880,76 +1893,93 @@ func (s *Stream) closeWindow(end, until int64) {
 // between two that lost a little less. The recording's first window
 // (warm-up) is not read so. w is the window just judged, committed.
 func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
-	r := &s.slowRun
-	ref := baseline{rtt: w.rttMed, inFlight: w.inFlightMed, limit: w.limitMed}
-	prev := s.paceRef
+	sr := &s.slow
+	sr.ref = baseline{rtt: w.rttMed, inFlight: w.inFlightMed, limit: w.limitMed}
+	prev := sr.pace
 	if w.rttMed > 0 && w.hasUtil {
-		s.paceRef = ref
+		sr.pace = sr.ref
 	} else {
-		s.paceRef = baseline{}
+		sr.pace = baseline{}
 	}
-	if prev.rtt > 0 && (ref.rtt <= 0 || prev.rtt < ref.rtt) {
-		ref.rtt, ref.inFlight = prev.rtt, prev.inFlight
+	if prev.rtt > 0 && (sr.ref.rtt <= 0 || prev.rtt < sr.ref.rtt) {
+		sr.ref.rtt, sr.ref.inFlight = prev.rtt, prev.inFlight
 	}
-	ref.limit = max(ref.limit, prev.limit)
-	if s.recJudged <= 1 || ref.rtt <= 0 || ref.inFlight <= 0 || !w.hasUtil {
-		r.n, r.calmAfter = 0, 0
+	sr.ref.limit = max(sr.ref.limit, prev.limit)
+	sr.hasRef = sr.ref.rtt > 0 && sr.ref.inFlight > 0 && w.hasUtil
+	sr.last = w
+	if s.recJudged <= 1 || !sr.hasRef {
+		sr.run.n, sr.run.calmAfter = 0, 0
 		return
 	}
 	for i := range pts {
-		p := &pts[i]
-		if p.has&(trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit) != trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit {
-			continue
+		if run, ok := sr.read(&pts[i]); ok {
+			s.findings = s.splitHealthy(s.findings, s.counts, run, w, false)
 		}
-		lost := s.lostShare(p)
-		// a run's readings, and those after it, are judged against the
-		// level before it: a window the run fills half of has the run's
-		// level for its median
-		cur := &ref
-		if r.n > 0 {
-			cur = &r.ref
-		}
-		slow := p.rtt >= shortSlowRise*cur.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
-		lossy := lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
-		if r.calmAfter > 0 {
-			// a closed run waits for shortSlowReadings calm readings in
-			// all before it is an incident; one more slow or lossy
-			// reading first, and it was a level, not an episode
-			if slow || lossy {
-				r.n, r.calmAfter = 0, 0
-			} else if r.calmAfter++; r.calmAfter >= shortSlowReadings {
-				s.splitHealthy(*r, w)
-				r.n, r.calmAfter = 0, 0
-			}
-		}
-		if slow || lossy {
-			if r.n == 0 {
-				*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: s.calm, beforeLost: s.calmLost, ref: ref}
-			}
-			r.n++
-			if lossy {
-				r.lossy++
-			}
-			// running means: sums of readings near the float64 range
-			// would overflow
-			k := float64(r.n)
-			r.rtt += (p.rtt - r.rtt) / k
-			r.rttMin += (p.rttMin - r.rttMin) / k
-			r.limit += (p.limit - r.limit) / k
-			r.inFlight += (p.inFlight - r.inFlight) / k
-			r.lost += (lost - r.lost) / k
-			r.lo, r.hi = min(r.lo, p.limit), max(r.hi, p.limit)
-			continue
-		}
-		if r.n > 0 && r.calmAfter == 0 {
-			if r.n >= shortSlowReadings && p.t-r.from >= int64(MinAutoWindow) && r.edge(&r.before, r.beforeLost) && r.edge(p, lost) {
-				r.to, r.calmAfter = p.t, 1
-			} else {
-				r.n = 0
-			}
-		}
-		s.calm, s.calmLost = *p, lost
 	}
+}
+
+// read reads the reading p against sr.ref (the run's own level once one
+// is open): a run of shortSlowReadings or more slow or lossy readings
+// that spans MinAutoWindow, bounded by readings under its load that are
+// fast or lose little again (edge), followed by shortSlowReadings
+// readings neither slow nor lossy, the edge among them, is returned as an
+// incident (ok). A reading without an RTT, in-flight or limit is skipped.
+func (sr *slowReader) read(p *point) (incident slowRun, ok bool) {
+	if p.has&(trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit) != trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit {
+		return slowRun{}, false
+	}
+	r := &sr.run
+	lost := lossShare(p, sr.lossAt)
+	sr.lossAt = p.t
+	// a run's readings, and those after it, are judged against the level
+	// before it: a window the run fills half of has the run's level for
+	// its median
+	cur := &sr.ref
+	if r.n > 0 {
+		cur = &r.ref
+	}
+	slow := p.rtt >= shortSlowRise*cur.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
+	lossy := lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
+	if r.calmAfter > 0 {
+		// a closed run waits for shortSlowReadings calm readings in all
+		// before it is an incident; one more slow or lossy reading first,
+		// and it was a level, not an episode
+		if slow || lossy {
+			r.n, r.calmAfter = 0, 0
+		} else if r.calmAfter++; r.calmAfter >= shortSlowReadings {
+			incident, ok = *r, true
+			r.n, r.calmAfter = 0, 0
+		}
+	}
+	if slow || lossy {
+		if r.n == 0 {
+			*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: sr.calm, beforeLost: sr.calmLost, ref: sr.ref}
+		}
+		r.n++
+		if lossy {
+			r.lossy++
+		}
+		// running means: sums of readings near the float64 range would
+		// overflow
+		k := float64(r.n)
+		r.rtt += (p.rtt - r.rtt) / k
+		r.rttMin += (p.rttMin - r.rttMin) / k
+		r.limit += (p.limit - r.limit) / k
+		r.inFlight += (p.inFlight - r.inFlight) / k
+		r.lost += (lost - r.lost) / k
+		r.lo, r.hi = min(r.lo, p.limit), max(r.hi, p.limit)
+		r.at = p.t
+		return incident, ok
+	}
+	if r.n > 0 && r.calmAfter == 0 {
+		if r.n >= shortSlowReadings && p.t-r.from >= int64(MinAutoWindow) && r.edge(&r.before, r.beforeLost) && r.edge(p, lost) {
+			r.to, r.calmAfter = p.t, 1
+		} else {
+			r.n = 0
+		}
+	}
+	sr.calm, sr.calmLost = *p, lost
+	return incident, ok
 }
 
 // noteKept reports whether each half of a healthy finding split around
@@ -1960,14 +1990,6 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 func (s *Stream) noteKept(at, from, to int64) (before, after bool) {
 	own := at < to && addSat(at, s.window) > from
 	return !own && at < from, !own && at >= to
-}
-
-// lostShare is the losses of reading p as a share of the requests it
-// completed since the reading before (s.lossAt), lossShare.
-func (s *Stream) lostShare(p *point) float64 {
-	share := lossShare(p, s.lossAt)
-	s.lossAt = p.t
-	return share
 }
 
 // lossShare is the losses of reading p as a share of the requests it
@@ -2019,25 +2041,29 @@ func (r *slowRun) edge(p *point, lost float64) bool {
 }
 
 // splitHealthy makes the run r, ending at to (the first reading after
-// it), a degraded-downstream finding where one healthy finding holds all
-// of it: the healthy finding is split around it, a slowdown or losses it
-// noted from the run's window dropped from both halves (noteKept), and the
-// run counts as a degraded window. w, the window judged last, is the
-// evidence's template; r.ref is what the run was judged against.
-func (s *Stream) splitHealthy(r slowRun, w windowStats) {
+// it), a degraded-downstream finding in fs where one healthy finding
+// holds all of it: the healthy finding is split around it, a slowdown or
+// losses it noted from the run's window dropped from both halves
+// (noteKept), and the run counts as a degraded window in counts. An open
+// run (openIncident: the recording ended in it, to just after its last
+// reading) asks only that no other verdict overlaps it: the healthy
+// finding it began in, if any, ends where it began, and a tail no window
+// judged is its own. w, the window judged last, is the evidence's
+// template; r.ref is what the run was judged against.
+func (s *Stream) splitHealthy(fs []Finding, counts map[Class]int, r slowRun, w windowStats, open bool) []Finding {
 	from, to, ref := r.from, r.to, r.ref
 	at := -1
-	for i, f := range s.findings {
+	for i, f := range fs {
 		if Rank(f.Class) == 0 || !f.Start.Before(time.Unix(0, to)) || !time.Unix(0, from).Before(f.End) {
 			continue
 		}
-		if f.Class != Healthy || at >= 0 || f.Start.UnixNano() > from || f.End.UnixNano() < to {
-			return
+		if f.Class != Healthy || at >= 0 || f.Start.UnixNano() > from || !open && f.End.UnixNano() < to {
+			return fs
 		}
 		at = i
 	}
-	if at < 0 {
-		return
+	if at < 0 && !open {
+		return fs
 	}
 	w.class, w.why = Degraded, degradedBrief
 	if 2*r.lossy >= r.n {
@@ -2059,9 +2085,14 @@ func (s *Stream) splitHealthy(r slowRun, w windowStats) {
 	} else {
 		w.hasRTTMin = false
 	}
-	h := s.findings[at]
+	d := Finding{Class: Degraded, Start: time.Unix(0, from).UTC(), End: time.Unix(0, to).UTC(), Severity: SeverityOf(Degraded), windows: 1, strength: 1, w: w}
+	counts[Degraded]++
+	if at < 0 {
+		return append(fs, d)
+	}
+	h := fs[at]
 	before, after := h, h
-	before.End, after.Start = time.Unix(0, from).UTC(), time.Unix(0, to).UTC()
+	before.End, after.Start = d.Start, d.End
 	keepBefore, keepAfter := s.noteKept(h.slowFrom, from, to)
 	if !keepBefore {
 		before.slowShare = 0
@@ -2075,10 +2106,124 @@ func (s *Stream) splitHealthy(r slowRun, w windowStats) {
 	if !keepAfter {
 		after.lostMax = 0
 	}
-	d := Finding{Class: Degraded, Start: before.End, End: after.Start, Severity: SeverityOf(Degraded), windows: 1, strength: 1, w: w}
-	tail := append([]Finding{d, after}, s.findings[at+1:]...)
-	s.findings = append(append(s.findings[:at], before), tail...)
-	s.counts[Degraded]++
+	tail := []Finding{d}
+	if after.Start.Before(after.End) {
+		tail = append(tail, after)
+	}
+	tail = append(tail, fs[at+1:]...)
+	if !before.Start.Before(before.End) && open {
+		return append(fs[:at], tail...)
+	}
+	return append(append(fs[:at], before), tail...)
+}
+
+// recordingEnd judges a recording's tail, from start (the end of its last
+// judged window) to its last reading at last, into fs, counts and queued
+// (the oscillating windows over a standing queue): as a window where it
+// spans enough (tailJudged), else only where it shows a degraded
+// downstream (shortTail); then the incidents read reading by reading in it
+// (openIncident). judged reports a window judged.
+func (s *Stream) recordingEnd(fs []Finding, counts map[Class]int, queued *int, start, last int64) (_ []Finding, judged bool) {
+	if s.tailJudged(start, last) {
+		fs, judged = s.judgeTail(fs, counts, queued, start, last)
+	} else {
+		fs, judged = s.shortTail(fs, counts, queued, start, last)
+	}
+	return s.openIncident(fs, counts, start, last), judged
+}
+
+// shortTail judges a tail too short to judge as a window of its own
+// (tailJudged) on the window of readings up to its last, as many as any
+// window holds, where they read degraded-downstream: a degraded finding
+// that ends where the tail begins goes on to its last reading; otherwise,
+// where the tail holds shortSlowReadings limit readings or more and the
+// window was decided on what a few readings show at once, the limit cut
+// or requests lost (lostCapacity, degradedFell), the window is the tail's
+// verdict, as a tail long enough is judged (judgeTail), and judged is
+// true. A tail this short says only that the downstream is degraded: any
+// other verdict waits for half a window; and a rise of the min RTT or the
+// RTT, judged on medians the window's older readings hold up, is left to
+// the readings one by one (openIncident) — go-concurrency-limits'
+// Gradient2 exports a long-window average as its min RTT, and one
+// creeping up over a healthy downstream's heavy tail read degraded 83 s
+// before its whole trace did (calibration draw). Cut a minute or two into
+// an incident, a recording's last judged window ends before it or in it,
+// and the rest stood unjudged: read every 15 s, our gradient's limit fell
+// from 169 to 4 at an incident's first reading, losses at 2-19 % of
+// completions, and 90 s of it went unread (see
+// TestIncidentGoingOnWhenTheRecordingStops); read every second, an
+// incident 90 s old read degraded to its last judged window and left its
+// last 29 s unjudged.
+func (s *Stream) shortTail(fs []Finding, counts map[Class]int, queued *int, start, last int64) (_ []Finding, judged bool) {
+	if s.recJudged < 1 || last < start {
+		return fs, false
+	}
+	w, ok := s.judge(s.windowPoints(addSat(last, 1)), start, addSat(last, 1))
+	if !ok || w.class != Degraded {
+		return fs, false
+	}
+	if i := lastVerdict(fs); i >= 0 && fs[i].Class == Degraded && fs[i].End.UnixNano() == start {
+		fs[i].End = time.Unix(0, addSat(last, 1)).UTC()
+		return fs, false
+	}
+	if s.partialSamples(start, addSat(last, 1)) < shortSlowReadings {
+		return fs, false
+	}
+	if !w.lostCapacity() && w.why != degradedFell {
+		return fs, false
+	}
+	return s.tailVerdict(fs, counts, queued, w), true
+}
+
+// openIncident reads the readings of a recording's tail, from start (the
+// end of its last judged window) to its last, at last, as shortSlowdowns
+// reads a judged window's, against the level the last window's readings
+// were read against, into fs and counts. An incident shorter than a window
+// that ended in the tail is split from the tail's healthy finding. A run
+// of slow or lossy readings still open at the last reading is an incident
+// going on (a recording stopped, or a live view read, while it lasts)
+// where it holds shortSlowReadings readings, rose from a reading that
+// bounds it (edge), and spans MinAutoWindow to the last reading and one
+// more of its mean interval (a closed run spans to the reading after it);
+// but not where it began a window, or DefaultWindow where that is longer,
+// before the last reading: a run that long is a level the windows judged
+// (AIMD holding its limit over a downstream stepped down to 60 %, its RTT
+// doubled for the rest of the recording, TestRTTStandsInForAMissingMinRTT).
+// It begins at its first reading, or where a degraded finding it began in
+// ends (the window after that one, its median the incident's, read
+// healthy), and ends after the last reading. The stream goes on from its
+// own state: the tail is read on a copy.
+func (s *Stream) openIncident(fs []Finding, counts map[Class]int, start, last int64) []Finding {
+	sr := s.slow
+	if s.recJudged < 1 || !sr.hasRef {
+		return fs
+	}
+	pts := s.buf[s.head:]
+	for i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= start }); i < len(pts) && pts[i].t <= last; i++ {
+		if run, ok := sr.read(&pts[i]); ok {
+			fs = s.splitHealthy(fs, counts, run, sr.last, false)
+		}
+	}
+	r := sr.run
+	if r.n < shortSlowReadings || r.calmAfter > 0 || !r.edge(&r.before, r.beforeLost) {
+		return fs
+	}
+	// its span: to the last reading and one more of its mean interval, as
+	// a closed run's runs to the reading after it
+	if span := last - r.from + (r.at-r.from)/int64(r.n-1); span < int64(MinAutoWindow) || last-r.from >= max(s.window, int64(DefaultWindow)) {
+		return fs
+	}
+	r.to = addSat(last, 1)
+	for _, f := range fs {
+		if f.Class == Degraded && f.Start.UnixNano() <= r.from && r.from < f.End.UnixNano() {
+			// begun in a degraded finding, the run goes on past its end
+			r.from = f.End.UnixNano()
+		}
+	}
+	if r.from >= r.to {
+		return fs
+	}
+	return s.splitHealthy(fs, counts, r, sr.last, true)
 }
 
 // closeRecording judges the window from start whose last sample, at last,
@@ -2086,11 +2231,8 @@ func (s *Stream) splitHealthy(r slowRun, w windowStats) {
 // the samples before it are the end of a recording.
 func (s *Stream) closeRecording(start, last int64) {
 	s.windows++
-	if !s.tailJudged(start, last) {
-		return
-	}
-	var ok bool
-	if s.findings, ok = s.judgeTail(s.findings, s.counts, &s.oscQueued, start, last); ok {
+	var judged bool
+	if s.findings, judged = s.recordingEnd(s.findings, s.counts, &s.oscQueued, start, last); judged {
 		s.judged++
 		s.recJudged++
 	}
@@ -2139,9 +2281,15 @@ func (s *Stream) judgeTail(fs []Finding, counts map[Class]int, queued *int, star
 	if !ok {
 		return fs, false
 	}
+	return s.tailVerdict(fs, counts, queued, w), true
+}
+
+// tailVerdict adds a recording's tail, judged as w, to fs and counts: its
+// verdict only (judgeTail).
+func (s *Stream) tailVerdict(fs []Finding, counts map[Class]int, queued *int, w windowStats) []Finding {
 	s.settleFirst(fs, counts, queued, w)
 	tally(counts, queued, w)
-	return s.addVerdict(fs, w), true
+	return s.addVerdict(fs, w)
 }
 
 // forget starts a new recording after a gap of FreshAfter or more: the

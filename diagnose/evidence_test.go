@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -1355,7 +1356,9 @@ func TestSizedWindowBeginsWhereTheFirstEnded(t *testing.T) {
 // shorter): the incident from minute 16 on shares the second window with
 // the minutes before it, its losses diluted, and only the tail reads it;
 // the finding then begins where the limit fell. A tail of 4 minutes is
-// still too short.
+// too short to judge as a window, but a window's length of readings up to
+// its end reads degraded, and that it may say (shortTail): the finding
+// begins within a reading of the fall.
 func TestLastFiveMinutesOfMinuteReadingsAreJudged(t *testing.T) {
 	smp := readTestdata(t, "gradient-degraded-60s.csv")
 	fell := smp[0].Time.Add(15 * time.Minute)
@@ -1374,10 +1377,12 @@ func TestLastFiveMinutesOfMinuteReadingsAreJudged(t *testing.T) {
 		t.Fatalf("%s, want degraded-downstream from %v to the end saying the limit fell to 4.0: %s", r.Class, fell, describeFindings(r.Findings, r.Start, 0))
 	}
 	short := Classify("degraded", smp[:len(smp)-1], Options{})
+	found = false
 	for _, f := range short.Findings {
-		if f.End.After(smp[0].Time.Add(24 * time.Minute)) {
-			t.Fatalf("a tail of 4 minutes was judged: %s", describeFindings(short.Findings, short.Start, 0))
-		}
+		found = found || f.Class == Degraded && !f.Start.Before(fell) && f.Start.Sub(fell) <= time.Minute && !f.End.Before(short.End)
+	}
+	if short.Class != Degraded || !found || short.Stats.JudgedWindows != 3 {
+		t.Fatalf("a tail of 4 minutes: %s, %d windows judged; want degraded-downstream from a minute of %v to the end, 3 windows: %s", short.Class, short.Stats.JudgedWindows, fell, describeFindings(short.Findings, short.Start, 0))
 	}
 }
 
@@ -1497,6 +1502,79 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 		{"gradient-capacity-lost-across-windows-15s.csv", "for 16 readings in a row", 28 * time.Minute, 32 * time.Minute},
 	} {
 		c.check(t)
+	}
+}
+
+// TestIncidentGoingOnWhenTheRecordingStops: a recording stopped (or a live
+// view read) a minute or two into an incident shows it, from where it
+// began to the last reading, though no reading after it is calm again and
+// the tail after the last judged window is too short to judge as a window:
+// the window of readings up to the last reads degraded (shortTail), or the
+// readings do one by one (openIncident). Each multi-episode fixture is cut
+// 60, 90 and 120 s into its incident: read every 15 s, four to eight
+// readings, which no window's median had moved. Cut 30 s in (two readings
+// read every 15 s, under a minute) or before the incident, its last two
+// minutes read no degraded-downstream finding.
+func TestIncidentGoingOnWhenTheRecordingStops(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		from time.Duration
+	}{
+		{"gradient-capacity-lost-15s.csv", 8 * time.Minute},
+		{"gcl-gradient2-latency-opening-timeouts-15s.csv", 8 * time.Minute},
+		{"gcl-gradient2-latency-then-shedding-1s.csv", 8 * time.Minute},
+		{"gradient-capacity-back-regrowing-15s.csv", 24 * time.Minute},
+		{"gcl-vegas-capacity-back-at-floor-15s.csv", 17 * time.Minute},
+		{"gcl-aimd-capacity-back-overshooting-15s.csv", 8 * time.Minute},
+		{"gcl-aimd-capacity-lost-lossy-calm-15s.csv", 8 * time.Minute},
+		{"gradient-capacity-lost-across-windows-15s.csv", 28 * time.Minute},
+		{"gcl-aimd-latency-min-rtt-lagging-15s.csv", 8 * time.Minute},
+		{"envoy-latency-ends-before-recalculation-5s.csv", 8 * time.Minute},
+		{"envoy-latency-limit-held-until-recalculation-15s.csv", 8 * time.Minute},
+		// a window judged degraded to 08:40 and one judged healthy
+		// after it, its median RTT the incident's: the readings, slow
+		// from 08:05 on, carry the episode past the first to the end
+		{"vector-arc-latency-limit-held-5s.csv", 8 * time.Minute},
+	} {
+		smp := readTestdata(t, c.file)
+		iv := smp[1].Time.Sub(smp[0].Time)
+		zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
+		upTo := func(cut time.Time) Result {
+			n := sort.Search(len(smp), func(i int) bool { return smp[i].Time.After(cut) })
+			return Classify("episodes", smp[:n], Options{})
+		}
+		for _, into := range []time.Duration{time.Minute, 90 * time.Second, 2 * time.Minute} {
+			cut := zero.Add(c.from + into)
+			r := upTo(cut)
+			in, found, _ := judgeIncident(r, zero.Add(c.from), cut, tol)
+			if !found || in[0].Start.Sub(zero.Add(c.from)).Abs() > tol || in[len(in)-1].End.Before(r.End) {
+				t.Errorf("%s cut %v into its incident: degraded %s, want from %v (± %v) to the end", c.file, into, describeFindings(in, zero, 0), c.from, tol)
+			}
+		}
+		for _, cut := range []time.Time{zero.Add(c.from + 30*time.Second), zero.Add(c.from - 30*time.Second), zero.Add(c.from - 2*time.Minute)} {
+			if in := degradedDuring(upTo(cut), cut.Add(-2*time.Minute), cut); len(in) > 0 {
+				t.Errorf("%s cut at %v: degraded %s in its last two minutes", c.file, cut.Sub(zero), describeFindings(in, zero, 0))
+			}
+		}
+	}
+}
+
+// TestShortTailLeavesALatencyRiseToTheReadings: a recording's last
+// stretch, too short to judge as a window, takes the verdict of the window
+// of readings up to its end only where that window was decided on the
+// limit cut or requests lost (shortTail). go-concurrency-limits' Gradient2
+// exports a long-window average of the RTT as its min RTT; over a healthy
+// downstream's heavy tail it creeps from 45 to 73 ms, and the window up
+// to the recording's end reads "min RTT rose 2.83×" on medians its older
+// readings hold up, 83 s before the whole trace reads degraded. No reading
+// of the stretch is slow: no finding is degraded.
+func TestShortTailLeavesALatencyRiseToTheReadings(t *testing.T) {
+	r := Classify("healthy", readTestdata(t, "gcl-gradient2-average-creeping-15s.csv"), Options{})
+	for _, f := range r.Findings {
+		if Rank(f.Class) > Rank(Healthy) {
+			t.Errorf("%s: %s", r.Class, describeFindings(r.Findings, r.Start, 0))
+			break
+		}
 	}
 }
 

@@ -185,12 +185,13 @@ func (s *Stream) Result() Result {
 	}
 	judged, windows, oscQueued := s.judged, s.windows, s.oscQueued
 	partialStart := addSat(s.next, -s.window)
-	if s.tailJudged(partialStart, s.last) {
+	long := s.tailJudged(partialStart, s.last)
+	var tail bool
+	if findings, tail = s.recordingEnd(findings, counts, &oscQueued, partialStart, s.last); long || tail {
 		windows++
-		var ok bool
-		if findings, ok = s.judgeTail(findings, counts, &oscQueued, partialStart, s.last); ok {
-			judged++
-		}
+	}
+	if tail {
+		judged++
 	}
 	findings = s.standingAgainstBaseline(findings, s.recFindings)
 	r.Stats = s.stats(judged, windows)
