@@ -2135,22 +2135,30 @@ func (s *Stream) recordingEnd(fs []Finding, counts map[Class]int, queued *int, s
 // shortTail judges a tail too short to judge as a window of its own
 // (tailJudged) on the window of readings up to its last, as many as any
 // window holds, where they read degraded-downstream: a degraded finding
-// that ends where the tail begins goes on to its last reading; otherwise,
-// where the tail holds shortSlowReadings limit readings or more and the
-// window was decided on what a few readings show at once, the limit cut
-// or requests lost (lostCapacity, degradedFell), the window is the tail's
-// verdict, as a tail long enough is judged (judgeTail), and judged is
-// true. A tail this short says only that the downstream is degraded: any
-// other verdict waits for half a window; and a rise of the min RTT or the
-// RTT, judged on medians the window's older readings hold up, is left to
-// the readings one by one (openIncident) — go-concurrency-limits'
-// Gradient2 exports a long-window average as its min RTT, and one
-// creeping up over a healthy downstream's heavy tail read degraded 83 s
-// before its whole trace did (calibration draw). Cut a minute or two into
-// an incident, a recording's last judged window ends before it or in it,
-// and the rest stood unjudged: read every 15 s, our gradient's limit fell
-// from 169 to 4 at an incident's first reading, losses at 2-19 % of
-// completions, and 90 s of it went unread (see
+// that ends where the tail begins goes on to its last reading. Otherwise
+// the window is the tail's verdict, as a tail long enough is judged
+// (judgeTail; judged is true), where the tail holds shortSlowReadings
+// limit readings or more, the window was decided on what a few readings
+// show at once, the limit cut or requests lost (lostCapacity,
+// degradedFell), and the series changed level since the episode before it
+// began (changePoint finds an edge, as addVerdict places one; that
+// episode ends where the tail begins). A tail this short says only that
+// the downstream is degraded: any other verdict waits for half a window;
+// so does a rise of the min RTT or the RTT, judged on medians the
+// window's older readings hold up, which the readings one by one are left
+// to show (openIncident) — go-concurrency-limits' Gradient2 exports a
+// long-window average as its min RTT, and one creeping up over a healthy
+// downstream's heavy tail read degraded 83 s before its whole trace did;
+// and so does a level that only crossed a threshold — the same Gradient2,
+// its limit run to its maximum of 60 over a downstream of 8 after an
+// incident, lost half of what it completed for 15 minutes, its windows
+// judged healthy with a standing queue (the limit above what the
+// downstream takes), until the window up to one recording's end read
+// "failing" (calibration draws).
+// Cut a minute or two into an incident, a recording's last judged window
+// ends before it or in it, and the rest stood unjudged: read every 15 s,
+// our gradient's limit fell from 169 to 4 at an incident's first reading,
+// losses at 2-19 % of completions, and 90 s of it went unread (see
 // TestIncidentGoingOnWhenTheRecordingStops); read every second, an
 // incident 90 s old read degraded to its last judged window and left its
 // last 29 s unjudged.
@@ -2171,6 +2179,11 @@ func (s *Stream) shortTail(fs []Finding, counts map[Class]int, queued *int, star
 	}
 	if !w.lostCapacity() && w.why != degradedFell {
 		return fs, false
+	}
+	if i := lastVerdict(fs); i >= 0 {
+		if _, ok := s.changePoint(fs[i].Start.UnixNano(), start, addSat(last, 1), fs[i].w.lostCapacity() || w.lostCapacity()); fs[i].End.UnixNano() != start || !ok {
+			return fs, false
+		}
 	}
 	return s.tailVerdict(fs, counts, queued, w), true
 }

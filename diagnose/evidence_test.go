@@ -1559,21 +1559,24 @@ func TestIncidentGoingOnWhenTheRecordingStops(t *testing.T) {
 	}
 }
 
-// TestShortTailLeavesALatencyRiseToTheReadings: a recording's last
-// stretch, too short to judge as a window, takes the verdict of the window
-// of readings up to its end only where that window was decided on the
-// limit cut or requests lost (shortTail). go-concurrency-limits' Gradient2
-// exports a long-window average of the RTT as its min RTT; over a healthy
-// downstream's heavy tail it creeps from 45 to 73 ms, and the window up
-// to the recording's end reads "min RTT rose 2.83×" on medians its older
-// readings hold up, 83 s before the whole trace reads degraded. No reading
-// of the stretch is slow: no finding is degraded.
-func TestShortTailLeavesALatencyRiseToTheReadings(t *testing.T) {
-	r := Classify("healthy", readTestdata(t, "gcl-gradient2-average-creeping-15s.csv"), Options{})
-	for _, f := range r.Findings {
-		if Rank(f.Class) > Rank(Healthy) {
-			t.Errorf("%s: %s", r.Class, describeFindings(r.Findings, r.Start, 0))
-			break
+// TestShortTailSaysOnlyWhatChanged: a recording's last stretch, too short
+// to judge as a window, takes the verdict of the window of readings up to
+// its end only where that window was decided on the limit cut or requests
+// lost and the series changed level since the episode before (shortTail).
+// go-concurrency-limits' Gradient2 exports a long-window average of the RTT
+// as its min RTT; over a healthy downstream's heavy tail it creeps from 45
+// to 73 ms, and the window up to the recording's end reads "min RTT rose
+// 2.83×" on medians its older readings hold up, 83 s before the whole
+// trace reads degraded. After an incident the same limiter holds its
+// limit at its maximum of 60 over a downstream of 8, losing half of what
+// completes for 15 minutes, healthy with a standing queue window after
+// window, and the window up to the recording's end tips over to
+// "failing". Neither reads degraded in the recording's last two minutes.
+func TestShortTailSaysOnlyWhatChanged(t *testing.T) {
+	for _, file := range []string{"gcl-gradient2-average-creeping-15s.csv", "gcl-gradient2-above-capacity-after-incident-15s.csv"} {
+		r := Classify("episodes", readTestdata(t, file), Options{})
+		if in := degradedDuring(r, r.End.Add(-2*time.Minute), r.End.Add(time.Nanosecond)); len(in) > 0 {
+			t.Errorf("%s: degraded in its last two minutes: %s", file, describeFindings(r.Findings, r.Start, 0))
 		}
 	}
 }
