@@ -2122,14 +2122,15 @@ func (s *Stream) splitHealthy(fs []Finding, counts map[Class]int, r slowRun, w w
 // (the oscillating windows over a standing queue): as a window where it
 // spans enough (tailJudged), else only where it shows a degraded
 // downstream (shortTail); then the incidents read reading by reading in it
-// (openIncident). judged reports a window judged.
-func (s *Stream) recordingEnd(fs []Finding, counts map[Class]int, queued *int, start, last int64) (_ []Finding, judged bool) {
-	if s.tailJudged(start, last) {
+// (openIncident). judged reports a window judged; long, a tail long
+// enough to judge as a window, judged or not.
+func (s *Stream) recordingEnd(fs []Finding, counts map[Class]int, queued *int, start, last int64) (_ []Finding, long, judged bool) {
+	if long = s.tailJudged(start, last); long {
 		fs, judged = s.judgeTail(fs, counts, queued, start, last)
 	} else {
 		fs, judged = s.shortTail(fs, counts, queued, start, last)
 	}
-	return s.openIncident(fs, counts, start, last), judged
+	return s.openIncident(fs, counts, start, last), long, judged
 }
 
 // shortTail judges a tail too short to judge as a window of its own
@@ -2245,7 +2246,7 @@ func (s *Stream) openIncident(fs []Finding, counts map[Class]int, start, last in
 func (s *Stream) closeRecording(start, last int64) {
 	s.windows++
 	var judged bool
-	if s.findings, judged = s.recordingEnd(s.findings, s.counts, &s.oscQueued, start, last); judged {
+	if s.findings, _, judged = s.recordingEnd(s.findings, s.counts, &s.oscQueued, start, last); judged {
 		s.judged++
 		s.recJudged++
 	}

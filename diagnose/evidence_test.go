@@ -1482,27 +1482,31 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // windows, their losses diluted under errorShare in each, are read reading
 // by reading against the level before them (shortSlowdowns).
 func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
-	for _, c := range []incidentEdges{
-		{"gradient-capacity-lost-15s.csv", "while losses made", 8 * time.Minute, 16 * time.Minute},
-		{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
-		{"gcl-gradient2-latency-then-shedding-1s.csv", "the RTT", 8 * time.Minute, 17 * time.Minute},
-		{"gcl-aimd-minute-capacity-lost-1s.csv", "capacity lost with errors", 8 * time.Minute, 9 * time.Minute},
-		// after the losses stop, the limit leaves its floor and climbs
-		// (recoveryStart): ours for 7 readings, Vegas after three more at
-		// its floor of 1, AIMD into losses of its own
-		{"gradient-capacity-back-regrowing-15s.csv", "while losses made", 24 * time.Minute, 33 * time.Minute},
-		{"gcl-vegas-capacity-back-at-floor-15s.csv", "capacity lost with errors", 17 * time.Minute, 25 * time.Minute},
-		{"gcl-aimd-capacity-back-overshooting-15s.csv", "while losses made", 8 * time.Minute, 14 * time.Minute},
-		// 3 minutes at a limit of 1, bounded by readings at the limit
-		// of 22 and 12 that lose as much as the limiter's calm level
-		{"gcl-aimd-capacity-lost-lossy-calm-15s.csv", "for 12 readings in a row", 8 * time.Minute, 11 * time.Minute},
-		// 16 readings at a quarter of the limit, half of each of two
-		// windows: the second window's median is the fallen level, and
-		// the run is judged against the level where it began
-		{"gradient-capacity-lost-across-windows-15s.csv", "for 16 readings in a row", 28 * time.Minute, 32 * time.Minute},
-	} {
+	for _, c := range capacityLostIncidents {
 		c.check(t)
 	}
+}
+
+// capacityLostIncidents are TestCapacityLostEndsWhereItsLossesStop's
+// fixtures, and some of TestIncidentGoingOnWhenTheRecordingStops'.
+var capacityLostIncidents = []incidentEdges{
+	{"gradient-capacity-lost-15s.csv", "while losses made", 8 * time.Minute, 16 * time.Minute},
+	{"gcl-gradient2-latency-opening-timeouts-15s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
+	{"gcl-gradient2-latency-then-shedding-1s.csv", "the RTT", 8 * time.Minute, 17 * time.Minute},
+	{"gcl-aimd-minute-capacity-lost-1s.csv", "capacity lost with errors", 8 * time.Minute, 9 * time.Minute},
+	// after the losses stop, the limit leaves its floor and climbs
+	// (recoveryStart): ours for 7 readings, Vegas after three more at
+	// its floor of 1, AIMD into losses of its own
+	{"gradient-capacity-back-regrowing-15s.csv", "while losses made", 24 * time.Minute, 33 * time.Minute},
+	{"gcl-vegas-capacity-back-at-floor-15s.csv", "capacity lost with errors", 17 * time.Minute, 25 * time.Minute},
+	{"gcl-aimd-capacity-back-overshooting-15s.csv", "while losses made", 8 * time.Minute, 14 * time.Minute},
+	// 3 minutes at a limit of 1, bounded by readings at the limit
+	// of 22 and 12 that lose as much as the limiter's calm level
+	{"gcl-aimd-capacity-lost-lossy-calm-15s.csv", "for 12 readings in a row", 8 * time.Minute, 11 * time.Minute},
+	// 16 readings at a quarter of the limit, half of each of two
+	// windows: the second window's median is the fallen level, and
+	// the run is judged against the level where it began
+	{"gradient-capacity-lost-across-windows-15s.csv", "for 16 readings in a row", 28 * time.Minute, 32 * time.Minute},
 }
 
 // TestIncidentGoingOnWhenTheRecordingStops: a recording stopped (or a live
@@ -1516,26 +1520,18 @@ func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 // read every 15 s, under a minute) or before the incident, its last two
 // minutes read no degraded-downstream finding.
 func TestIncidentGoingOnWhenTheRecordingStops(t *testing.T) {
-	for _, c := range []struct {
-		file string
-		from time.Duration
-	}{
-		{"gradient-capacity-lost-15s.csv", 8 * time.Minute},
-		{"gcl-gradient2-latency-opening-timeouts-15s.csv", 8 * time.Minute},
-		{"gcl-gradient2-latency-then-shedding-1s.csv", 8 * time.Minute},
-		{"gradient-capacity-back-regrowing-15s.csv", 24 * time.Minute},
-		{"gcl-vegas-capacity-back-at-floor-15s.csv", 17 * time.Minute},
-		{"gcl-aimd-capacity-back-overshooting-15s.csv", 8 * time.Minute},
-		{"gcl-aimd-capacity-lost-lossy-calm-15s.csv", 8 * time.Minute},
-		{"gradient-capacity-lost-across-windows-15s.csv", 28 * time.Minute},
-		{"gcl-aimd-latency-min-rtt-lagging-15s.csv", 8 * time.Minute},
-		{"envoy-latency-ends-before-recalculation-5s.csv", 8 * time.Minute},
-		{"envoy-latency-limit-held-until-recalculation-15s.csv", 8 * time.Minute},
-		// a window judged degraded to 08:40 and one judged healthy
-		// after it, its median RTT the incident's: the readings, slow
-		// from 08:05 on, carry the episode past the first to the end
-		{"vector-arc-latency-limit-held-5s.csv", 8 * time.Minute},
-	} {
+	// every fixture of the two incident tables long enough to be cut two
+	// minutes in, and one more: a window judged degraded to 08:40 and one
+	// judged healthy after it, its median RTT the incident's; the
+	// readings, slow from 08:05 on, carry the episode past the first to
+	// the end
+	cases := []incidentEdges{{file: "vector-arc-latency-limit-held-5s.csv", from: 8 * time.Minute, to: 14 * time.Minute}}
+	for _, c := range append(append([]incidentEdges(nil), capacityLostIncidents...), rttFirstIncidents...) {
+		if c.to-c.from > 2*time.Minute {
+			cases = append(cases, c)
+		}
+	}
+	for _, c := range cases {
 		smp := readTestdata(t, c.file)
 		iv := smp[1].Time.Sub(smp[0].Time)
 		zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
@@ -1637,13 +1633,17 @@ func judgeIncident(r Result, from, to time.Time, tol time.Duration) (in []Findin
 // after it, the limit with it (the Envoy-style controller, its limit at
 // its maximum of 100 until then: 45 s late, read every 5 s or 15 s).
 func TestEpisodeEdgesTakeTheRTTBeforeTheLimitOrMinRTT(t *testing.T) {
-	for _, c := range []incidentEdges{
-		{"gcl-aimd-latency-min-rtt-lagging-15s.csv", "min RTT rose", 8 * time.Minute, 15 * time.Minute},
-		{"envoy-latency-ends-before-recalculation-5s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
-		{"envoy-latency-limit-held-until-recalculation-15s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
-	} {
+	for _, c := range rttFirstIncidents {
 		c.check(t)
 	}
+}
+
+// rttFirstIncidents are TestEpisodeEdgesTakeTheRTTBeforeTheLimitOrMinRTT's
+// fixtures, and some of TestIncidentGoingOnWhenTheRecordingStops'.
+var rttFirstIncidents = []incidentEdges{
+	{"gcl-aimd-latency-min-rtt-lagging-15s.csv", "min RTT rose", 8 * time.Minute, 15 * time.Minute},
+	{"envoy-latency-ends-before-recalculation-5s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
+	{"envoy-latency-limit-held-until-recalculation-15s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
 }
 
 // TestAMinuteOfCapacityLostReadEvery15sIsFound: go-concurrency-limits'

@@ -185,9 +185,8 @@ func (s *Stream) Result() Result {
 	}
 	judged, windows, oscQueued := s.judged, s.windows, s.oscQueued
 	partialStart := addSat(s.next, -s.window)
-	long := s.tailJudged(partialStart, s.last)
-	var tail bool
-	if findings, tail = s.recordingEnd(findings, counts, &oscQueued, partialStart, s.last); long || tail {
+	findings, long, tail := s.recordingEnd(findings, counts, &oscQueued, partialStart, s.last)
+	if long || tail {
 		windows++
 	}
 	if tail {
