@@ -1509,6 +1509,31 @@ var capacityLostIncidents = []incidentEdges{
 	{"gradient-capacity-lost-across-windows-15s.csv", "for 16 readings in a row", 28 * time.Minute, 32 * time.Minute},
 }
 
+// TestEpisodeEdgesGoBackToWhereTheChangeBegan: an edge placed where the
+// series changed most goes back to where the change began.
+//   - A limit that slides to a downstream's new capacity over minutes
+//     changes most in the middle or at the end of the slide, where the
+//     episode began (60–120 s late read every 15 s); it begins where the
+//     limit left the healthy episode's level, over the readings before
+//     that edge that sat under it, falling, and lost more than the healthy
+//     episode did (declineStart). A limit sinking in healthy time without
+//     a loss (Vegas, two minutes before an incident of latency) stays
+//     healthy time.
+//   - Capacity back while the queue still times out for three readings,
+//     the Envoy-style controller then re-measures its min RTT with its
+//     limit not measured: the calm readings before the end edge run on
+//     over those (recoveryStart), 45 s late without.
+func TestEpisodeEdgesGoBackToWhereTheChangeBegan(t *testing.T) {
+	for _, c := range []incidentEdges{
+		{"gcl-gradient-capacity-lost-limit-sliding-15s.csv", "capacity lost with errors", 8 * time.Minute, 17 * time.Minute},
+		{"gcl-gradient2-capacity-lost-limit-sliding-15s.csv", "min RTT rose", 8 * time.Minute, 17 * time.Minute},
+		{"gcl-vegas-limit-sinking-before-latency-5s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
+		{"envoy-capacity-back-while-remeasuring-5s.csv", "the downstream fails what the limit lets through", 8 * time.Minute, 12 * time.Minute},
+	} {
+		c.check(t)
+	}
+}
+
 // TestIncidentGoingOnWhenTheRecordingStops: a recording stopped (or a live
 // view read) a minute or two into an incident shows it, from where it
 // began to the last reading, though no reading after it is calm again and

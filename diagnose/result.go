@@ -193,6 +193,7 @@ func (s *Stream) Result() Result {
 		judged++
 	}
 	findings = s.standingAgainstBaseline(findings, s.recFindings)
+	showOnsets(findings)
 	r.Stats = s.stats(judged, windows)
 	r.Unreachable = s.unreachable(time.Duration(r.Stats.IntervalS * float64(time.Second)))
 	best := Insufficient
@@ -239,6 +240,24 @@ func (s *Stream) Result() Result {
 	sort.SliceStable(findings, func(i, j int) bool { return findings[i].Start.Before(findings[j].Start) })
 	r.Findings = findings
 	return r
+}
+
+// showOnsets moves each degraded episode's start back to its onset, and
+// the end of the healthy episode before it with it.
+func showOnsets(fs []Finding) {
+	for i := range fs {
+		o := fs[i].onset
+		if fs[i].Class != Degraded || o == 0 || o >= fs[i].Start.UnixNano() {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if fs[j].Class == Healthy && fs[j].End.Equal(fs[i].Start) && fs[j].Start.UnixNano() < o {
+				fs[j].End = time.Unix(0, o).UTC()
+				fs[i].Start = fs[j].End
+				break
+			}
+		}
+	}
 }
 
 // standingAgainstBaseline adds a standing-queue finding to each healthy
