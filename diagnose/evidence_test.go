@@ -1513,12 +1513,14 @@ var capacityLostIncidents = []incidentEdges{
 // series changed most goes back to where the change began.
 //   - A limit that slides to a downstream's new capacity over minutes
 //     changes most in the middle or at the end of the slide, where the
-//     episode began (60–120 s late read every 15 s); it begins where the
-//     limit left the healthy episode's level, over the readings before
-//     that edge that sat under it, falling, and lost more than the healthy
-//     episode did (declineStart). A limit sinking in healthy time without
-//     a loss (Vegas, two minutes before an incident of latency) stays
-//     healthy time.
+//     episode began (60–120 s late read every 15 s). It begins where the
+//     change began (declineStart): over the readings before that edge
+//     that each sat under the healthy episode's level and lost requests,
+//     or had the RTT at 1.5 times its median over the window before the
+//     edge (the Envoy-style controller's RTT tripled a minute before its
+//     losses began, and its episode with them). A limit sinking in healthy
+//     time without a loss (Vegas, two minutes before an incident of
+//     latency) stays healthy time.
 //   - Capacity back while the queue still times out for three readings,
 //     the Envoy-style controller then re-measures its min RTT with its
 //     limit not measured: the calm readings before the end edge run on
@@ -1528,6 +1530,7 @@ func TestEpisodeEdgesGoBackToWhereTheChangeBegan(t *testing.T) {
 		{"gcl-gradient-capacity-lost-limit-sliding-15s.csv", "capacity lost with errors", 8 * time.Minute, 17 * time.Minute},
 		{"gcl-gradient2-capacity-lost-limit-sliding-15s.csv", "min RTT rose", 8 * time.Minute, 17 * time.Minute},
 		{"gcl-vegas-limit-sinking-before-latency-5s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
+		{"envoy-latency-before-losses-15s.csv", "the downstream fails what the limit lets through", 8 * time.Minute, 17 * time.Minute},
 		{"envoy-capacity-back-while-remeasuring-5s.csv", "the downstream fails what the limit lets through", 8 * time.Minute, 12 * time.Minute},
 	} {
 		c.check(t)
