@@ -1492,7 +1492,7 @@ func (s *Stream) probeAfresh(at int64) {
 	s.recRows, s.recFirst, s.recWindows, s.readingAt = s.n, at, s.windows, at
 	s.repeats, s.rttMoves, s.nReadingIvs, s.fold = 0, 0, 0, false
 	pts := s.buf[s.head:]
-	for i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= at }); i < len(pts); i++ {
+	for i := firstAt(pts, at); i < len(pts); i++ {
 		s.recRows--
 		if p := &pts[i]; p.t > at {
 			same := p.sameReading(&pts[i-1])
@@ -1704,7 +1704,7 @@ func (s *Stream) closeUpTo(t int64) {
 // once), else end and t, the sample being pushed.
 func (s *Stream) around(end, t int64) (before, after int64) {
 	pts := s.buf[s.head:]
-	i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end })
+	i := firstAt(pts, end)
 	before, after = end, t
 	if i > 0 {
 		before = pts[i-1].t
@@ -1860,8 +1860,8 @@ func (s *Stream) account(p *point, dt int64) {
 // window returns the samples of [end−window, end).
 func (s *Stream) windowPoints(end int64) []point {
 	pts := s.buf[s.head:]
-	lo := sort.Search(len(pts), func(i int) bool { return pts[i].t >= addSat(end, -s.window) })
-	hi := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end })
+	lo := firstAt(pts, addSat(end, -s.window))
+	hi := firstAt(pts, end)
 	return pts[lo:hi]
 }
 
@@ -2216,7 +2216,7 @@ func (s *Stream) openIncident(fs []Finding, counts map[Class]int, start, last in
 		return fs
 	}
 	pts := s.buf[s.head:]
-	for i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= start }); i < len(pts) && pts[i].t <= last; i++ {
+	for i := firstAt(pts, start); i < len(pts) && pts[i].t <= last; i++ {
 		if run, ok := sr.read(&pts[i]); ok {
 			fs = s.splitHealthy(fs, counts, run, sr.last, false)
 		}
@@ -2643,8 +2643,8 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 // both edges within tolerance 72.6 -> 73.9 %; nothing else moved.
 func (s *Stream) recoveryStart(lo, cut int64) int64 {
 	pts := s.buf[s.head:]
-	i0 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= lo })
-	i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= cut })
+	i0 := firstAt(pts, lo)
+	i := firstAt(pts, cut)
 	if i >= len(pts) || pts[i].has&trace.FieldLimit == 0 {
 		return cut
 	}
@@ -2715,19 +2715,12 @@ func (s *Stream) recoveryStart(lo, cut int64) int64 {
 // moved 4 by a reading or two, so neither is asked.
 func (s *Stream) declineStart(lo, cut int64, pw *windowStats) int64 {
 	pts := s.buf[s.head:]
-	i0 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= lo })
-	i := sort.Search(len(pts), func(i int) bool { return pts[i].t >= cut })
+	i0 := firstAt(pts, lo)
+	i := firstAt(pts, cut)
 	if i >= len(pts) {
 		return cut
 	}
-	v := s.filtered[:0]
-	for k := i0; k < i; k++ {
-		if r, ok := pointRTT(&pts[k]); ok {
-			v = append(v, r)
-		}
-	}
-	s.filtered = v
-	ref := s.median(v)
+	ref := s.median(s.values(pts[i0:i], pointRTT))
 	off := func(p *point) bool {
 		fell := p.has&trace.FieldLimit != 0 && p.limit < pw.p10 && p.has&trace.FieldDropped != 0 && p.dropped > 0
 		slow := p.has&trace.FieldRTT != 0 && ref > 0 && p.rtt >= degradedRTTRise*ref
@@ -2746,15 +2739,9 @@ func (s *Stream) declineStart(lo, cut int64, pw *windowStats) int64 {
 // samples in [from, to).
 func (s *Stream) limitSince(from, to int64) float64 {
 	pts := s.buf[s.head:]
-	i0 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= from })
-	i1 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= to })
-	v := s.filtered[:0]
-	for i := i0; i < i1; i++ {
-		if pts[i].has&trace.FieldLimit != 0 {
-			v = append(v, pts[i].limit)
-		}
-	}
-	s.filtered = v
+	i0 := firstAt(pts, from)
+	i1 := firstAt(pts, to)
+	v := s.values(pts[i0:i1], pointLimit)
 	if len(v) < 3 {
 		return 0
 	}
@@ -2823,8 +2810,8 @@ func lastVerdict(fs []Finding) int {
 func (s *Stream) changePoint(lo, mid, end int64, lossy bool) (int64, bool) {
 	pts := s.buf[s.head:]
 	from := max(lo, addSat(mid, -s.window))
-	i0 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= from })
-	i1 := sort.Search(len(pts), func(i int) bool { return pts[i].t >= end })
+	i0 := firstAt(pts, from)
+	i1 := firstAt(pts, end)
 	seg := pts[i0:i1]
 	if len(seg) < 2*minWindowSamples {
 		return 0, false
@@ -2845,7 +2832,7 @@ func (s *Stream) changePoint(lo, mid, end int64, lossy bool) (int64, bool) {
 		latency = pointRTT
 	}
 	series, nSeries := [4]func(*point) (float64, bool){
-		func(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLimit != 0 },
+		pointLimit,
 		latency,
 	}, 2
 	if s.hasMinRTT() {
@@ -4118,9 +4105,10 @@ func (s *Stream) minRTTAveraged(pts []point) (averaged, known bool) {
 	return float64(len(steps)) >= averagedMoves*float64(pairs) && selectQ(steps, 0.5) < averagedStep, true
 }
 
-// pointRTT and pointRTTMin are a point's RTT and min RTT, where measured
-// (a positive value).
-func pointRTT(p *point) (float64, bool) { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 }
+// pointLimit, pointRTT and pointRTTMin are a point's limit, RTT and min
+// RTT, where measured (the RTTs a positive value).
+func pointLimit(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLimit != 0 }
+func pointRTT(p *point) (float64, bool)   { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 }
 func pointRTTMin(p *point) (float64, bool) {
 	return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0
 }
@@ -4132,16 +4120,28 @@ func utilisation(p *point) (float64, bool) {
 	return min(p.inFlight/p.limit, 1), p.loaded() && p.limit > 0
 }
 
+// firstAt returns the index of the first point at or after t.
+func firstAt(pts []point, t int64) int {
+	return sort.Search(len(pts), func(i int) bool { return pts[i].t >= t })
+}
+
+// values collects a field of the points that have it into the stream's
+// scratch slice (valid until the next call that uses it).
+func (s *Stream) values(pts []point, get func(*point) (float64, bool)) []float64 {
+	v := s.filtered[:0]
+	for i := range pts {
+		if x, ok := get(&pts[i]); ok {
+			v = append(v, x)
+		}
+	}
+	s.filtered = v
+	return v
+}
+
 // thirds returns the medians of a field over the first and last third of
 // the window's samples that have it.
 func thirds(s *Stream, pts []point, get func(*point) (float64, bool)) (float64, float64) {
-	vals := s.filtered[:0]
-	for i := range pts {
-		if v, ok := get(&pts[i]); ok {
-			vals = append(vals, v)
-		}
-	}
-	s.filtered = vals
+	vals := s.values(pts, get)
 	k := len(vals) / 3
 	if k == 0 {
 		return 0, 0
