@@ -1537,6 +1537,27 @@ func TestEpisodeEdgesGoBackToWhereTheChangeBegan(t *testing.T) {
 	}
 }
 
+// TestLatencyRiseUnderALimitClimbingBelowItsLevel: a latency-blind limit
+// (go-concurrency-limits' AIMD) climbs a step a reading through a
+// downstream whose latency tripled. A limit that grew inside a window may
+// have built the queue that raised its RTT, so a grown limit is read slower
+// only where it could not have: it ended the window no higher than
+// ownQueueGrowth times the level it held at the RTT's baseline (the first
+// fixture: 385 -> 441 against 430, read healthy from 11:30 to 18:15
+// without it), or fewer requests were in flight than the downstream took
+// at its baseline RTT (the second: 21 -> 67 in flight, climbing back from
+// a floor of 1 after a capacity incident, against 413; read healthy for
+// the whole latency incident without it, since the RTT's baseline was
+// re-read at the floor, with 3 in flight).
+func TestLatencyRiseUnderALimitClimbingBelowItsLevel(t *testing.T) {
+	for _, c := range []incidentEdges{
+		{"gcl-aimd-latency-limit-climbing-below-its-level-15s.csv", "min RTT rose", 8 * time.Minute, 18 * time.Minute},
+		{"gcl-aimd-latency-while-climbing-back-from-its-floor-15s.csv", "min RTT rose", 26 * time.Minute, 34 * time.Minute},
+	} {
+		c.check(t)
+	}
+}
+
 // TestIncidentGoingOnWhenTheRecordingStops: a recording stopped (or a live
 // view read) a minute or two into an incident shows it, from where it
 // began to the last reading, though no reading after it is calm again and
