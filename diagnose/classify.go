@@ -3606,7 +3606,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class, w.why = Degraded, degradedFellLossy
 	case slower:
 		w.class = Degraded
-	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && !swinging || w.p90 <= collapseDrop*s.limitRef) && (smallerLosses || fellAfterLosses) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
+	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && (!swinging || w.legs <= 1 && w.limitLast < w.limitFirst) || w.p90 <= collapseDrop*s.limitRef) && (smallerLosses || fellAfterLosses) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing — not a trickle of them while
 		// the RTT drains with the limit (queueTimedOut), nor where
@@ -3632,7 +3632,21 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// the 6,320 dumped traces and the queueing limiters' 360, whole
 		// and under 7 perturbations: 7 gained by truth (pipeline-bound:
 		// that ARC, coarsened 5× 6, off the beat 1), none lost; the same
-		// with a bar of a third, none with a fifth
+		// with a bar of a third, none with a fifth.
+		//
+		// A window whose limit spreads by one move down (one leg, falling)
+		// fell; it did not swing: go-concurrency-limits' Gradient2 (v1.0.0,
+		// run for real) cut from 37 to 14 over the first minute of a window
+		// that opened with an incident of capacity lost, 13.6 % of
+		// completions lost where none had been, its spread 25 to 14 (band
+		// 0.79), read healthy for the whole 6-minute incident. Over the
+		// multi-episode incidents: 3 found gained (go-concurrency-limits'
+		// Gradient2 read every second ×2, the Envoy-style controller) of the
+		// simulator's 1,375 and 1 (this one) of the real libraries' 343,
+		// none lost; cut 60–180 s into their incidents, 1,216 simulator and
+		// 532 real recordings found 93.5 → 94.0 % and 83.8 → 84.4 %, none
+		// lost; no verdict moved in 12,712 recordings cut every 83 s nor
+		// in 5,148 cut in healthy time
 		w.class, w.why = Degraded, degradedSmaller
 		if !smallerLosses {
 			// or still falling from a loss burst (lossyFallWindows)

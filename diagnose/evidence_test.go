@@ -1479,8 +1479,9 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // limit stands at twice its own where the limiter's calm level loses as
 // much as the incident does (AIMD timing out a fifth of its completions all
 // along). Last, 4 minutes of capacity lost filling half of each of two
-// windows, their losses diluted under errorShare in each, are read reading
-// by reading against the level before them (shortSlowdowns).
+// windows, their losses diluted under errorShare in each, are read by the
+// window that holds the fall, its spread one move down (before that rule,
+// reading by reading against the level before them: shortSlowdowns).
 func TestCapacityLostEndsWhereItsLossesStop(t *testing.T) {
 	for _, c := range capacityLostIncidents {
 		c.check(t)
@@ -1504,9 +1505,10 @@ var capacityLostIncidents = []incidentEdges{
 	// of 22 and 12 that lose as much as the limiter's calm level
 	{"gcl-aimd-capacity-lost-lossy-calm-15s.csv", "for 12 readings in a row", 8 * time.Minute, 11 * time.Minute},
 	// 16 readings at a quarter of the limit, half of each of two
-	// windows: the second window's median is the fallen level, and
-	// the run is judged against the level where it began
-	{"gradient-capacity-lost-across-windows-15s.csv", "for 16 readings in a row", 28 * time.Minute, 32 * time.Minute},
+	// windows: the window holding the fall reads it (one move down,
+	// losses at 1.1 % of its completions), where it read "for 16
+	// readings in a row" reading by reading before
+	{"gradient-capacity-lost-across-windows-15s.csv", "the limit fell to 4.4, 18% of its earlier 25.0, while losses made", 28 * time.Minute, 32 * time.Minute},
 }
 
 // TestEpisodeEdgesGoBackToWhereTheChangeBegan: an edge placed where the
@@ -1556,6 +1558,17 @@ func TestLatencyRiseUnderALimitClimbingBelowItsLevel(t *testing.T) {
 	} {
 		c.check(t)
 	}
+}
+
+// TestCapacityLostWithTheFallInsideTheWindow: go-concurrency-limits'
+// Gradient2, run for real, cut from 37 to 14 over the first minute of an
+// incident of capacity lost, inside the judging window that opened with
+// it. The window's spread (25 to 14) is that one move down, not a swing:
+// the limit at half its earlier level or less with losses up is a smaller
+// downstream. Read healthy for the whole incident where any spread that
+// wide counted as swinging.
+func TestCapacityLostWithTheFallInsideTheWindow(t *testing.T) {
+	incidentEdges{"gcl-gradient2-capacity-lost-fall-inside-the-window-15s.csv", "the limit fell to 14.0, 39% of its earlier 36.0, while losses made", 8 * time.Minute, 14 * time.Minute}.check(t)
 }
 
 // TestIncidentGoingOnWhenTheRecordingStops: a recording stopped (or a live
