@@ -2380,10 +2380,10 @@ func (s *Stream) commit(w windowStats) {
 	if w.class != Degraded {
 		// a degraded window's level is not a reference to fall from
 		s.limitRef = math.Max(s.limitRef, w.limitMed)
-		if w.rttAt > 0 && w.rttMed > 0 && !w.queuedAboveBase() && !w.holdsQueue() {
+		if w.calmAt(w.rttAt) {
 			s.calmHigh = math.Max(s.calmHigh, w.limitMed)
 		}
-		if at := cmp.Or(w.rttAt, s.base.rtt); w.hasUtil && at > 0 && w.rttMed > 0 && w.rttMed < rttFollows*at && !w.holdsQueue() {
+		if w.hasUtil && w.calmAt(cmp.Or(w.rttAt, s.base.rtt)) {
 			s.calmInFlight = math.Max(s.calmInFlight, w.inFlightMed)
 		}
 	}
@@ -3832,6 +3832,14 @@ func (t *thirdsOnce) of(s *Stream, pts []point, get func(*point) (float64, bool)
 // level when the min-RTT baseline was set: a queue, where completions held,
 // that the limit let in.
 func (w *windowStats) queuedAboveBase() bool { return w.rttAt > 0 && w.rttMed >= rttFollows*w.rttAt }
+
+// calmAt reports a window whose RTT was measured and stood within
+// rttFollows of the baseline RTT at (0: none), with no standing queue
+// (holdsQueue): the limit and in-flight it held raised no queue of their
+// own (calmHigh, calmInFlight).
+func (w *windowStats) calmAt(at float64) bool {
+	return at > 0 && w.rttMed > 0 && w.rttMed < rttFollows*at && !w.holdsQueue()
+}
 
 // holdsQueue reports a standing queue in the window: the RTT at
 // standingQueueRatio (2×) the min RTT or more in persistent (90 %) of its
