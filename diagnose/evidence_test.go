@@ -1571,6 +1571,40 @@ func TestCapacityLostWithTheFallInsideTheWindow(t *testing.T) {
 	incidentEdges{"gcl-gradient2-capacity-lost-fall-inside-the-window-15s.csv", "the limit fell to 14.0, 39% of its earlier 36.0, while losses made", 8 * time.Minute, 14 * time.Minute}.check(t)
 }
 
+// TestLatencyRiseAfterAQueuedIncident: a degraded window whose min RTT
+// reads a hair under the baseline's, behind a queue its incident built,
+// lowers the baseline's min RTT but sets no RTT, limit or in-flight to
+// judge later windows against. go-concurrency-limits' Vegas, run for
+// real, took its first incident's window (RTT 26.4 s against a calm
+// 6.2 s) for the baseline, and the second incident's first window (the
+// RTT 2.8× the calm level, completions at 27 %) stood under 1.25× that
+// and read healthy. The simulator's Envoy-style controller, run away to
+// its maximum through a capacity incident (RTT 927 ms against 336 ms),
+// read a latency incident six minutes later as oscillating throughout:
+// its limit swings around the 80 it held, but against the 620 of that
+// baseline it had no level to hold. Envoy's end is a minute late (it
+// runs away again as the latency clears), so only its start is held to
+// an interval + 30 s.
+func TestLatencyRiseAfterAQueuedIncident(t *testing.T) {
+	incidentEdges{"gcl-vegas-latency-after-a-queued-incident-15s.csv", "the RTT rose 2.79× (from 6197.6 ms", 25 * time.Minute, 34 * time.Minute}.check(t)
+
+	const file = "envoy-latency-after-a-runaway-incident-15s.csv"
+	smp := readTestdata(t, file)
+	iv := smp[1].Time.Sub(smp[0].Time)
+	zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
+	from, to := zero.Add(22*time.Minute), zero.Add(28*time.Minute)
+	r := Classify("episodes", smp, Options{})
+	in, found, _ := judgeIncident(r, from, to, tol)
+	if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, "min RTT rose 2.97×") || !found || in[0].Start.Sub(from).Abs() > tol {
+		t.Errorf("%s: want one degraded-downstream finding saying the min RTT rose, from 22:00 (± %v), covering half of 22:00–28:00 or more: %s", file, tol, describeFindings(r.Findings, zero, 0))
+	}
+	for _, f := range r.Findings {
+		if f.Class == Oscillating && f.Start.Before(from.Add(tol)) && f.End.After(from.Add(tol)) {
+			t.Errorf("%s: oscillating %v–%v at the incident's start", file, f.Start.Sub(zero), f.End.Sub(zero))
+		}
+	}
+}
+
 // TestIncidentGoingOnWhenTheRecordingStops: a recording stopped (or a live
 // view read) a minute or two into an incident shows it, from where it
 // began to the last reading, though no reading after it is calm again and
