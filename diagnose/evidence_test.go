@@ -1532,7 +1532,10 @@ func TestEpisodeEdgesGoBackToWhereTheChangeBegan(t *testing.T) {
 		{"gcl-gradient-capacity-lost-limit-sliding-15s.csv", "capacity lost with errors", 8 * time.Minute, 17 * time.Minute},
 		{"gcl-gradient2-capacity-lost-limit-sliding-15s.csv", "min RTT rose", 8 * time.Minute, 17 * time.Minute},
 		{"gcl-vegas-limit-sinking-before-latency-5s.csv", "min RTT rose", 8 * time.Minute, 14 * time.Minute},
-		{"envoy-latency-before-losses-15s.csv", "the downstream fails what the limit lets through", 8 * time.Minute, 17 * time.Minute},
+		// (read by its losses, "the downstream fails what the limit lets
+		// through", until swingBelow read the window slower: the limit
+		// wandering 7–19 under its healthy 12 before running to 100)
+		{"envoy-latency-before-losses-15s.csv", "min RTT rose 3.03×", 8 * time.Minute, 17 * time.Minute},
 		{"envoy-capacity-back-while-remeasuring-5s.csv", "the downstream fails what the limit lets through", 8 * time.Minute, 12 * time.Minute},
 	} {
 		c.check(t)
@@ -1569,6 +1572,18 @@ func TestLatencyRiseUnderALimitClimbingBelowItsLevel(t *testing.T) {
 // wide counted as swinging.
 func TestCapacityLostWithTheFallInsideTheWindow(t *testing.T) {
 	incidentEdges{"gcl-gradient2-capacity-lost-fall-inside-the-window-15s.csv", "the limit fell to 14.0, 39% of its earlier 36.0, while losses made", 8 * time.Minute, 14 * time.Minute}.check(t)
+}
+
+// TestLatencyRiseUnderALimitSwingingPastItsLevel: the simulator's
+// Envoy-style controller re-measures its min RTT with concurrency pinned
+// at its minimum; through a latency tripled for ten minutes it read it
+// 3.1× up and grew its limit past the 437 it held calm, swinging 113–788,
+// with completions at a third. At the bottom of its swing it held fewer
+// requests than at its calm level, so a minimum read across the window
+// carries no deeper queue of its own: slower, not oscillating (read
+// oscillating for the last 8¾ minutes without swingBelow).
+func TestLatencyRiseUnderALimitSwingingPastItsLevel(t *testing.T) {
+	incidentEdges{"envoy-latency-limit-swinging-past-its-level-15s.csv", "min RTT rose 3.09×", 24 * time.Minute, 34 * time.Minute}.check(t)
 }
 
 // TestLatencyRiseAfterAQueuedIncident: a degraded window whose min RTT
