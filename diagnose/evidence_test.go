@@ -1574,6 +1574,30 @@ func TestCapacityLostWithTheFallInsideTheWindow(t *testing.T) {
 	incidentEdges{"gcl-gradient2-capacity-lost-fall-inside-the-window-15s.csv", "the limit fell to 14.0, 39% of its earlier 36.0, while losses made", 8 * time.Minute, 14 * time.Minute}.check(t)
 }
 
+// TestCapacityBackWithTheRegrowthOvershooting: go-concurrency-limits'
+// Gradient, run for real, lost capacity with errors from minute 8 to 14,
+// sat at 6–7 for a minute after its losses stopped, and regrew to 405,
+// settling at 385; changePoint put the end edge on the settle, and the walk
+// back over the recovery (recoveryStart) stopped at once on the 405 before
+// it: the incident ended at 18:16, 256 s late, and the window of the next
+// incident (latency up from minute 22) began 60 s late behind it. The
+// walk takes a reading within recoveryWobble of the lowest after it as the
+// climb, and ends the incident where its losses stopped (46 s late: the
+// last lossy reading's interval).
+func TestCapacityBackWithTheRegrowthOvershooting(t *testing.T) {
+	const file = "gcl-gradient-capacity-back-regrowth-overshooting-15s.csv"
+	smp := readTestdata(t, file)
+	iv := smp[1].Time.Sub(smp[0].Time)
+	zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
+	from, to := zero.Add(8*time.Minute), zero.Add(14*time.Minute)
+	r := Classify("episodes", smp, Options{})
+	in, found, _ := judgeIncident(r, from, to, tol)
+	if !found || len(in) != 1 || in[0].Start.Sub(from).Abs() > tol || in[0].End.Sub(to).Abs() > time.Minute {
+		t.Errorf("%s: want the capacity lost 8:00–14:00 found, from 8:00 (± %v) to 14:00 (± 1m): %s", file, tol, describeFindings(in, zero, 0))
+	}
+	incidentEdges{file, "the RTT rose 2.96×", 22 * time.Minute, 27 * time.Minute}.check(t)
+}
+
 // TestLatencyRiseUnderALimitSwingingPastItsLevel: the simulator's
 // Envoy-style controller re-measures its min RTT with concurrency pinned
 // at its minimum; through a latency tripled for ten minutes it read it
