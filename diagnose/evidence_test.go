@@ -1586,12 +1586,8 @@ func TestCapacityLostWithTheFallInsideTheWindow(t *testing.T) {
 // last lossy reading's interval).
 func TestCapacityBackWithTheRegrowthOvershooting(t *testing.T) {
 	const file = "gcl-gradient-capacity-back-regrowth-overshooting-15s.csv"
-	smp := readTestdata(t, file)
-	iv := smp[1].Time.Sub(smp[0].Time)
-	zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
+	_, zero, tol, in, found, _ := incidentEdges{file: file, from: 8 * time.Minute, to: 14 * time.Minute}.judge(t)
 	from, to := zero.Add(8*time.Minute), zero.Add(14*time.Minute)
-	r := Classify("episodes", smp, Options{})
-	in, found, _ := judgeIncident(r, from, to, tol)
 	if !found || len(in) != 1 || in[0].Start.Sub(from).Abs() > tol || in[0].End.Sub(to).Abs() > time.Minute {
 		t.Errorf("%s: want the capacity lost 8:00–14:00 found, from 8:00 (± %v) to 14:00 (± 1m): %s", file, tol, describeFindings(in, zero, 0))
 	}
@@ -1628,12 +1624,8 @@ func TestLatencyRiseAfterAQueuedIncident(t *testing.T) {
 	incidentEdges{"gcl-vegas-latency-after-a-queued-incident-15s.csv", "the RTT rose 2.79× (from 6197.6 ms", 25 * time.Minute, 34 * time.Minute}.check(t)
 
 	const file = "envoy-latency-after-a-runaway-incident-15s.csv"
-	smp := readTestdata(t, file)
-	iv := smp[1].Time.Sub(smp[0].Time)
-	zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
-	from, to := zero.Add(22*time.Minute), zero.Add(28*time.Minute)
-	r := Classify("episodes", smp, Options{})
-	in, found, _ := judgeIncident(r, from, to, tol)
+	r, zero, tol, in, found, _ := incidentEdges{file: file, from: 22 * time.Minute, to: 28 * time.Minute}.judge(t)
+	from := zero.Add(22 * time.Minute)
 	if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, "min RTT rose 2.97×") || !found || in[0].Start.Sub(from).Abs() > tol {
 		t.Errorf("%s: want one degraded-downstream finding saying the min RTT rose, from 22:00 (± %v), covering half of 22:00–28:00 or more: %s", file, tol, describeFindings(r.Findings, zero, 0))
 	}
@@ -1723,11 +1715,7 @@ type incidentEdges struct {
 
 func (c incidentEdges) check(t *testing.T) {
 	t.Helper()
-	smp := readTestdata(t, c.file)
-	iv := smp[1].Time.Sub(smp[0].Time)
-	zero, tol := smp[0].Time.Add(-iv), iv+30*time.Second
-	r := Classify("episodes", smp, Options{})
-	in, found, edged := judgeIncident(r, zero.Add(c.from), zero.Add(c.to), tol)
+	r, zero, _, in, found, edged := c.judge(t)
 	if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, c.says) {
 		t.Fatalf("%s: want one degraded-downstream finding saying %q in the incident: %s", c.file, c.says, describeFindings(r.Findings, r.Start, 0))
 	}
@@ -1738,6 +1726,19 @@ func (c incidentEdges) check(t *testing.T) {
 	if !found {
 		t.Errorf("%s: degraded %v–%v covers %v of the incident %v–%v, under half", c.file, d.Start.Sub(zero), d.End.Sub(zero), coveredBy(in, zero.Add(c.from), zero.Add(c.to)), c.from, c.to)
 	}
+}
+
+// judge classifies c's fixture with the default options and scores its
+// incident (judgeIncident): zero is the trace's start (one interval before
+// its first reading), tol an interval plus 30 s.
+func (c incidentEdges) judge(t *testing.T) (r Result, zero time.Time, tol time.Duration, in []Finding, found, edged bool) {
+	t.Helper()
+	smp := readTestdata(t, c.file)
+	iv := smp[1].Time.Sub(smp[0].Time)
+	zero, tol = smp[0].Time.Add(-iv), iv+30*time.Second
+	r = Classify("episodes", smp, Options{})
+	in, found, edged = judgeIncident(r, zero.Add(c.from), zero.Add(c.to), tol)
+	return r, zero, tol, in, found, edged
 }
 
 // judgeIncident scores the incident [from, to) in r as the issue words it:
