@@ -1592,6 +1592,50 @@ func TestCapacityBackWithTheRegrowthOvershooting(t *testing.T) {
 		t.Errorf("%s: want the capacity lost 8:00–14:00 found, from 8:00 (± %v) to 14:00 (± 1m): %s", file, tol, describeFindings(in, zero, 0))
 	}
 	incidentEdges{file, "the RTT rose 2.96×", 22 * time.Minute, 27 * time.Minute}.check(t)
+	// the regrowth, 6 to 405 in the window after the incident, is no
+	// swing (regrowing: read oscillating 14:46–17:59 without it)
+	noSwingRead(t, file)
+}
+
+// TestSwingsEndAtAnIncident: swings counted through an incident are the
+// incident's (forgetSwings). go-concurrency-limits' Vegas, driven in
+// virtual time over a downstream of 60 read every 15 s, swung at its
+// floor through a capacity incident (minutes 8–12), and the window after
+// it, swinging twice as it regrew, read oscillating for 75 s on that
+// count. Its Gradient2 over a downstream of 60 lost capacity three times
+// for 2–4 minutes, each found inside healthy windows (splitHealthy) whose
+// medians, 23, 10 and 35 between calm levels of 65–77, read as a slow
+// swing for the last 15 minutes of the recording. Each incident is still
+// found with its edges.
+func TestSwingsEndAtAnIncident(t *testing.T) {
+	for _, c := range []struct {
+		file      string
+		incidents [][2]time.Duration
+	}{
+		{"gcl-vegas-swings-of-an-incident-not-carried-15s.csv", [][2]time.Duration{{8 * time.Minute, 12 * time.Minute}, {20 * time.Minute, 24 * time.Minute}, {34 * time.Minute, 36 * time.Minute}}},
+		{"gcl-gradient2-short-incidents-no-slow-swing-15s.csv", [][2]time.Duration{{8 * time.Minute, 11 * time.Minute}, {17 * time.Minute, 21 * time.Minute}, {27 * time.Minute, 29 * time.Minute}}},
+	} {
+		noSwingRead(t, c.file)
+		for _, in := range c.incidents {
+			_, zero, _, got, found, edged := incidentEdges{file: c.file, from: in[0], to: in[1]}.judge(t)
+			if !found || !edged {
+				t.Errorf("%s: want the incident %v–%v found with both edges within an interval + 30 s: %s", c.file, in[0], in[1], describeFindings(got, zero, 0))
+			}
+		}
+	}
+}
+
+// noSwingRead fails the test if the fixture file, classified with the
+// default options, has an oscillating finding: its limiter is tuned, and
+// only incidents move it.
+func noSwingRead(t *testing.T, file string) {
+	t.Helper()
+	r, zero, _, _, _, _ := incidentEdges{file: file}.judge(t)
+	for _, f := range r.Findings {
+		if f.Class == Oscillating {
+			t.Errorf("%s: oscillating %v–%v, want none: %s", file, f.Start.Sub(zero), f.End.Sub(zero), describeFindings(r.Findings, zero, 0))
+		}
+	}
 }
 
 // TestLatencyRiseUnderALimitSwingingPastItsLevel: the simulator's
