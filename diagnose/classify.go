@@ -2641,6 +2641,7 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 		cut, ok := s.changePoint(start, w.bound, w.end, fs[prev].w.lostCapacity() || w.lostCapacity())
 		if ok && fs[prev].w.lostCapacity() {
 			cut = s.recoveryStart(start, cut)
+			cut = s.lossTail(start, cut, w.end)
 		}
 		if ok && (fs[prev].Class != Degraded || float64(cut-start) >= keptEpisode*float64(w.bound-start)) {
 			fs[prev].End = time.Unix(0, cut).UTC()
@@ -2738,6 +2739,66 @@ func (s *Stream) recoveryStart(lo, cut int64) int64 {
 		i--
 	}
 	return pts[i].t
+}
+
+// lossTail moves the end edge cut of an episode decided on losses
+// (lostCapacity) that began at lo forward, up to end, to the last reading
+// that lost requests while the limit stayed at the episode's floor (its
+// lowest reading, within a jitter): a limiter pinned at its floor through
+// a capacity incident loses a trickle at it (a few a reading, under
+// errorShare of what one request at a time completes), and changePoint
+// puts the edge where the limit last stepped down, on the floor, minutes
+// before the losses end. go-concurrency-limits' AIMD over a downstream cut
+// from 150 to 45, read every second, sat at 1 from 24:06 and lost a
+// request at 24:31 and 24:53; capacity came back at 25:00, and the
+// episode ended at 24:06, 54 s early. The losses counted, not their
+// share: at a limit of 1 any loss is a large share of the reading, and
+// where none is seen the edge stays. A floor that is no collapse (above
+// collapseDrop of the highest calm level, limitRef) is not asked: the
+// Envoy-style controller runs away to its maximum through an incident and
+// its regrowth after it overshoots into losses of its own.
+//
+// Over the simulator's 1,375 multi-episode incidents of the calibration
+// side (seed, + 2000, + 3000): 55 end edges nearer, 2 farther, both edges
+// within an interval + 30 s for 18 more (go-concurrency-limits' Vegas 9,
+// its AIMD 7) and none fewer, 4 more found; every edge that moved is a
+// capacity incident's or one right after it. The real libraries run for
+// real (343, with forgetSwings and regrowing): 6 more within tolerance,
+// 1 fewer (go-concurrency-limits' Gradient2 read every 15 s, a latency
+// incident its timeouts decided, its end 31 → 60 s late on timeouts of
+// requests sent during it), 2 more found. Taking the reading after the
+// last loss as the edge instead (a reading's losses fell in the interval
+// before it) put 7 more of the simulator's edges farther and 1 more
+// within tolerance, and lost a second real one (go-concurrency-limits'
+// AIMD read every 15 s, 15 → 46 s late).
+func (s *Stream) lossTail(lo, cut, end int64) int64 {
+	pts := s.buf[s.head:]
+	i0 := firstAt(pts, lo)
+	i := firstAt(pts, cut)
+	i1 := firstAt(pts, end)
+	low := math.Inf(1)
+	for _, p := range pts[i0:i] {
+		if p.has&trace.FieldLimit != 0 {
+			low = min(low, p.limit)
+		}
+	}
+	if !(low <= collapseDrop*s.limitRef) {
+		return cut
+	}
+	last := -1
+	for k := i; k < i1; k++ {
+		p := &pts[k]
+		if p.has&trace.FieldLimit != 0 && p.limit > low+jitter(low) {
+			break
+		}
+		if p.has&trace.FieldDropped != 0 && p.dropped > 0 {
+			last = k
+		}
+	}
+	if last < 0 {
+		return cut
+	}
+	return max(cut, pts[last].t)
 }
 
 // declineStart returns where a degraded episode that follows a healthy

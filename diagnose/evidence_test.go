@@ -1597,6 +1597,17 @@ func TestCapacityBackWithTheRegrowthOvershooting(t *testing.T) {
 	noSwingRead(t, file)
 }
 
+// TestCapacityLostWithATrickleAtTheFloor: go-concurrency-limits' AIMD,
+// driven in virtual time over a downstream cut from 150 to 45 with errors
+// (minutes 21–25 of the recording, 7:01–11:01 of this cut of it), read
+// every second, reached 1 at 24:06 and lost a request at 24:31 and 24:53
+// there, holding 1 for a minute after capacity came back. changePoint put
+// the end edge on the limit's last step down, 54 s early; lossTail moves
+// it to the last loss at the floor (24:53).
+func TestCapacityLostWithATrickleAtTheFloor(t *testing.T) {
+	incidentEdges{"gcl-aimd-capacity-lost-trickle-at-floor-1s.csv", "capacity lost with errors", 7*time.Minute + time.Second, 11*time.Minute + time.Second}.check(t)
+}
+
 // TestSwingsEndAtAnIncident: swings counted through an incident are the
 // incident's (forgetSwings). go-concurrency-limits' Vegas, driven in
 // virtual time over a downstream of 60 read every 15 s, swung at its
