@@ -1608,6 +1608,18 @@ func TestCapacityLostWithATrickleAtTheFloor(t *testing.T) {
 	incidentEdges{"gcl-aimd-capacity-lost-trickle-at-floor-1s.csv", "capacity lost with errors", 7*time.Minute + time.Second, 11*time.Minute + time.Second}.check(t)
 }
 
+// TestCapacityLostWithTheLossesPausing: go-concurrency-limits' Vegas,
+// driven in virtual time over a downstream of 150 cut to 45 with errors
+// from minute 8 to 10, read every second, sat at 19 under its noisy RTT
+// and lost 1–4 requests a reading from 08:03 with pauses of up to 3
+// readings while it stepped down to 9. changePoint put the start edge on a
+// re-probe of its min RTT at 08:54, and the walk back to the losses' start
+// (declineStart), asking a loss of every reading, stopped at once: 54 s
+// late. A pause shorter than lossPause is the trickle pausing.
+func TestCapacityLostWithTheLossesPausing(t *testing.T) {
+	incidentEdges{"gcl-vegas-capacity-lost-losses-pausing-1s.csv", "while losses made 4.8% of completions", 8 * time.Minute, 10 * time.Minute}.check(t)
+}
+
 // TestSwingsEndAtAnIncident: swings counted through an incident are the
 // incident's (forgetSwings). go-concurrency-limits' Vegas, driven in
 // virtual time over a downstream of 60 read every 15 s, swung at its
