@@ -2872,6 +2872,7 @@ func (s *Stream) declineStart(lo, cut int64, pw *windowStats) int64 {
 	if !off(&pts[i]) {
 		return cut
 	}
+	edge := i
 	for i > i0 && off(&pts[i-1]) {
 		i--
 	}
@@ -2879,7 +2880,7 @@ func (s *Stream) declineStart(lo, cut int64, pw *windowStats) int64 {
 	// calm window's, while the pause is shorter than lossPause (at the
 	// losses a reading of the run from here to the edge)
 	lost, n, pause := 0.0, 0.0, 0
-	for k := i; k < len(pts) && k <= firstAt(pts, cut); k++ {
+	for k := i; k <= edge; k++ {
 		if pts[k].has&trace.FieldDropped != 0 {
 			lost += pts[k].dropped
 			n++
@@ -4127,7 +4128,8 @@ func (s *Stream) limitGrew(w *windowStats) bool {
 // only where they swing themselves. The limit at its floor swinging 4–9
 // through a capacity incident, 5 legs a window, carried the swing count
 // into the next two windows of the simulator's Vector-style ARC
-// regrowing from 5 to 85 (oscillating for 9 minutes), and two short
+// regrowing from 5 to 85 (oscillating for 9 minutes; 2 remain, where it
+// swings by itself), and two short
 // incidents under go-concurrency-limits' Gradient2, found inside healthy
 // windows, left window medians of 23 and 10 between levels of 65–77 that
 // read as a slow swing for the last 15 minutes of the recording.
