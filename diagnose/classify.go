@@ -1009,11 +1009,14 @@ type windowStats struct {
 	band               float64
 	iqr, iqrAbs        float64
 	legs               int
-	util               float64
-	hasUtil            bool
-	rttMinMed          float64
-	rttRise            float64
-	hasRTTMin          bool
+	// regrew: the window swung only as its limit climbed back after a
+	// degraded one (regrowing), so it says so instead of "settled"
+	regrew    bool
+	util      float64
+	hasUtil   bool
+	rttMinMed float64
+	rttRise   float64
+	hasRTTMin bool
 	// slowLegs, slowLo, slowHi and slowWindows: swings of the window
 	// medians over the last judged windows (a swing slower than a window)
 	slowLegs, slowWindows int
@@ -3377,6 +3380,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// of 5.6 times its median, oscillating for 3 minutes. A limiter that
 	// is mis-tuned swings in the windows after that one too
 	regrowing := s.afterDegraded && collapseDrop*w.limitLast >= w.limitFirst
+	w.regrew = regrowing && swinging
 	calm := w.band < oscBand || w.p90-w.p10 <= jitter(w.limitMed)
 	// with the limit pinned or fallen, the RTT itself 1.5× its level at the
 	// baseline says "slower" as well as the min RTT does (a min-RTT estimate

@@ -1648,6 +1648,20 @@ func TestSwingsEndAtAnIncident(t *testing.T) {
 	}
 }
 
+// TestRegrowthSaysSo: a healthy episode whose only window is a limit
+// regrowing after an incident (regrowing) says it regrew, not that it
+// "settled" with a band several times its median (the simulator's
+// Envoy-style controller at a capacity of 3, 1 → 50 after a failing
+// start: "settled around 7.0 (10–90% band 414% of it)").
+func TestRegrowthSaysSo(t *testing.T) {
+	s := NewStream("x", Options{})
+	f := Finding{Class: Healthy, w: windowStats{class: Healthy, regrew: true, limitFirst: 1, limitLast: 50, limitMed: 7, band: 4.14, hasUtil: true, util: 1, inFlightMed: 7}}
+	s.describe(&f)
+	if want := "limit regrew from 1.0 to 50.0 after the incident before it (10–90% band 414% of its median 7.0)"; !strings.HasPrefix(f.Evidence.Summary, want) {
+		t.Errorf("a regrowing window says %q, want it to begin %q", f.Evidence.Summary, want)
+	}
+}
+
 // noSwingRead fails the test if the fixture file, classified with the
 // default options, has an oscillating finding: its limiter is tuned, and
 // only incidents move it.

@@ -433,6 +433,9 @@ func (s *Stream) describe(f *Finding) {
 	switch f.Class {
 	case Healthy:
 		sum = fmt.Sprintf("limit settled around %.1f (10–90%% band %.0f%% of it)", w.limitMed, 100*w.band)
+		if w.regrew {
+			sum = fmt.Sprintf("limit regrew from %.1f to %.1f after the incident before it (10–90%% band %.0f%% of its median %.1f)", w.limitFirst, w.limitLast, 100*w.band, w.limitMed)
+		}
 		if w.hasUtil {
 			sum += fmt.Sprintf(", in-flight at %.0f%% of it", 100*w.util)
 		} else {
