@@ -1234,8 +1234,6 @@ type recording struct {
 	maxLim       float64 // highest limit seen
 	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
-	// afterDegraded: the last judged window was degraded (regrowing)
-	afterDegraded bool
 	// swungRun: how many judged windows in a row, up to the last, made
 	// oscSlowLegs legs spread as a one-window swing is (oscSwungRun)
 	swungRun int
@@ -2439,7 +2437,6 @@ func (s *Stream) commit(w windowStats) {
 	} else {
 		s.swungRun = 0
 	}
-	s.afterDegraded = w.class == Degraded
 	if w.class == Degraded {
 		s.forgetSwings()
 	}
@@ -2745,16 +2742,7 @@ func (s *Stream) recoveryStart(lo, cut int64) int64 {
 		}
 		j--
 	}
-	low, n, lost := math.Inf(1), 0.0, 0.0
-	for _, p := range pts[i0:j] {
-		if p.has&trace.FieldLimit != 0 {
-			low = min(low, p.limit)
-		}
-		if p.has&trace.FieldDropped != 0 {
-			n++
-			lost += p.dropped
-		}
-	}
+	low, lost, n := lowAndLosses(pts[i0:j])
 	if n > 0 && lost/n*float64(i-j) >= calmRunLosses {
 		return pts[j].t
 	}
@@ -2799,12 +2787,7 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 	i0 := firstAt(pts, lo)
 	i := firstAt(pts, cut)
 	i1 := firstAt(pts, end)
-	low := math.Inf(1)
-	for _, p := range pts[i0:i] {
-		if p.has&trace.FieldLimit != 0 {
-			low = min(low, p.limit)
-		}
-	}
+	low, _, _ := lowAndLosses(pts[i0:i])
 	if !(low <= collapseDrop*s.limitRef) {
 		return cut
 	}
@@ -2822,6 +2805,22 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 		return cut
 	}
 	return max(cut, pts[last].t)
+}
+
+// lowAndLosses returns the lowest limit of pts (+Inf with none), and the
+// losses they counted over the n readings that have a loss count.
+func lowAndLosses(pts []point) (low, lost, n float64) {
+	low = math.Inf(1)
+	for _, p := range pts {
+		if p.has&trace.FieldLimit != 0 {
+			low = min(low, p.limit)
+		}
+		if p.has&trace.FieldDropped != 0 {
+			n++
+			lost += p.dropped
+		}
+	}
+	return low, lost, n
 }
 
 // declineStart returns where a degraded episode that follows a healthy
@@ -2882,13 +2881,8 @@ func (s *Stream) declineStart(lo, cut int64, pw *windowStats) int64 {
 	// then over readings that lost nothing, the limit still under the
 	// calm window's, while the pause is shorter than lossPause (at the
 	// losses a reading of the run from here to the edge)
-	lost, n, pause := 0.0, 0.0, 0
-	for k := i; k <= edge; k++ {
-		if pts[k].has&trace.FieldDropped != 0 {
-			lost += pts[k].dropped
-			n++
-		}
-	}
+	_, lost, n := lowAndLosses(pts[i : edge+1])
+	pause := 0
 	for j := i - 1; j >= i0; j-- {
 		p := &pts[j]
 		if p.has&trace.FieldLimit == 0 || !(p.limit < pw.p10) {
@@ -3370,7 +3364,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	s.shares(&w, pts)
 
 	swinging := w.swings()
-	// regrowing: right after a degraded window, a limit whose last third
+	// regrowing: right after a degraded window (the window judged last,
+	// s.slow.last), a limit whose last third
 	// stands at twice its first third or more (collapseDrop) is a limiter
 	// taking back what the incident cost it, not a swing — its climb, and
 	// the dips of its probing on the way, read as legs against a median
@@ -3379,7 +3374,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// 6 to 405 in the window after its capacity incident: 4 legs, a band
 	// of 5.6 times its median, oscillating for 3 minutes. A limiter that
 	// is mis-tuned swings in the windows after that one too
-	regrowing := s.afterDegraded && collapseDrop*w.limitLast >= w.limitFirst
+	regrowing := s.slow.last.class == Degraded && collapseDrop*w.limitLast >= w.limitFirst
 	w.regrew = regrowing && swinging
 	calm := w.band < oscBand || w.p90-w.p10 <= jitter(w.limitMed)
 	// with the limit pinned or fallen, the RTT itself 1.5× its level at the

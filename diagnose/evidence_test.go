@@ -1586,7 +1586,7 @@ func TestCapacityLostWithTheFallInsideTheWindow(t *testing.T) {
 // last lossy reading's interval).
 func TestCapacityBackWithTheRegrowthOvershooting(t *testing.T) {
 	const file = "gcl-gradient-capacity-back-regrowth-overshooting-15s.csv"
-	_, zero, tol, in, found, _ := incidentEdges{file: file, from: 8 * time.Minute, to: 14 * time.Minute}.judge(t)
+	r, zero, tol, in, found, _ := incidentEdges{file: file, from: 8 * time.Minute, to: 14 * time.Minute}.judge(t)
 	from, to := zero.Add(8*time.Minute), zero.Add(14*time.Minute)
 	if !found || len(in) != 1 || in[0].Start.Sub(from).Abs() > tol || in[0].End.Sub(to).Abs() > time.Minute {
 		t.Errorf("%s: want the capacity lost 8:00–14:00 found, from 8:00 (± %v) to 14:00 (± 1m): %s", file, tol, describeFindings(in, zero, 0))
@@ -1594,7 +1594,7 @@ func TestCapacityBackWithTheRegrowthOvershooting(t *testing.T) {
 	incidentEdges{file, "the RTT rose 2.96×", 22 * time.Minute, 27 * time.Minute}.check(t)
 	// the regrowth, 6 to 405 in the window after the incident, is no
 	// swing (regrowing: read oscillating 14:46–17:59 without it)
-	noSwingRead(t, file)
+	noSwingRead(t, file, r, zero)
 }
 
 // TestCapacityLostWithATrickleAtTheFloor: go-concurrency-limits' AIMD,
@@ -1638,9 +1638,10 @@ func TestSwingsEndAtAnIncident(t *testing.T) {
 		{"gcl-vegas-swings-of-an-incident-not-carried-15s.csv", [][2]time.Duration{{8 * time.Minute, 12 * time.Minute}, {20 * time.Minute, 24 * time.Minute}, {34 * time.Minute, 36 * time.Minute}}},
 		{"gcl-gradient2-short-incidents-no-slow-swing-15s.csv", [][2]time.Duration{{8 * time.Minute, 11 * time.Minute}, {17 * time.Minute, 21 * time.Minute}, {27 * time.Minute, 29 * time.Minute}}},
 	} {
-		noSwingRead(t, c.file)
+		r, zero, tol, _, _, _ := incidentEdges{file: c.file}.judge(t)
+		noSwingRead(t, c.file, r, zero)
 		for _, in := range c.incidents {
-			_, zero, _, got, found, edged := incidentEdges{file: c.file, from: in[0], to: in[1]}.judge(t)
+			got, found, edged := judgeIncident(r, zero.Add(in[0]), zero.Add(in[1]), tol)
 			if !found || !edged {
 				t.Errorf("%s: want the incident %v–%v found with both edges within an interval + 30 s: %s", c.file, in[0], in[1], describeFindings(got, zero, 0))
 			}
@@ -1662,12 +1663,11 @@ func TestRegrowthSaysSo(t *testing.T) {
 	}
 }
 
-// noSwingRead fails the test if the fixture file, classified with the
-// default options, has an oscillating finding: its limiter is tuned, and
-// only incidents move it.
-func noSwingRead(t *testing.T, file string) {
+// noSwingRead fails the test if r, the fixture file classified with the
+// default options (zero: the trace's start), has an oscillating finding:
+// its limiter is tuned, and only incidents move it.
+func noSwingRead(t *testing.T, file string, r Result, zero time.Time) {
 	t.Helper()
-	r, zero, _, _, _, _ := incidentEdges{file: file}.judge(t)
 	for _, f := range r.Findings {
 		if f.Class == Oscillating {
 			t.Errorf("%s: oscillating %v–%v, want none: %s", file, f.Start.Sub(zero), f.End.Sub(zero), describeFindings(r.Findings, zero, 0))
