@@ -1620,6 +1620,19 @@ func TestCapacityLostWithTheLossesPausing(t *testing.T) {
 	incidentEdges{"gcl-vegas-capacity-lost-losses-pausing-1s.csv", "while losses made 4.8% of completions", 8 * time.Minute, 10 * time.Minute}.check(t)
 }
 
+// TestCapacityBackAfterAnIncidentThatOpenedOnItsFall: go-concurrency-
+// limits' Gradient, run for real over a downstream cut to 30 % with errors
+// from minute 8 to 16, read every 5 s. The incident's strongest window is
+// its first, decided on the limit's fall as the RTT rose (not on losses);
+// every window after it was decided on losses. It sat at 4 for 40 s after
+// its losses stopped, then regrew to 185; changePoint put the end edge in
+// the regrowth (17:04), and the walk back to where the losses stopped
+// (recoveryStart), asked only where the strongest window was decided on
+// losses, was not taken: 64 s late. endsOnLosses asks the last window too.
+func TestCapacityBackAfterAnIncidentThatOpenedOnItsFall(t *testing.T) {
+	incidentEdges{"gcl-gradient-capacity-back-strongest-window-the-fall-5s.csv", "the RTT rose 2.38×", 8 * time.Minute, 16 * time.Minute}.check(t)
+}
+
 // TestSwingsEndAtAnIncident: swings counted through an incident are the
 // incident's (forgetSwings). go-concurrency-limits' Vegas, driven in
 // virtual time over a downstream of 60 read every 15 s, swung at its
