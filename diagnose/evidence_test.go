@@ -1633,6 +1633,43 @@ func TestCapacityBackAfterAnIncidentThatOpenedOnItsFall(t *testing.T) {
 	incidentEdges{"gcl-gradient-capacity-back-strongest-window-the-fall-5s.csv", "the RTT rose 2.38×", 8 * time.Minute, 16 * time.Minute}.check(t)
 }
 
+// TestCapacityBackWhenNothingShifted: go-concurrency-limits' AIMD, run
+// for real over a downstream of 30 cut to 9 with errors, read every 5 s,
+// held its limit at 117 through the incident of minutes 22-28 while every
+// request timed out: no RTT, about 700 lost a reading. Only the episode's
+// last window was decided on losses, so changePoint had no loss series to
+// split and found no shift; the end stayed on the window's edge, 28:45,
+// 45 s late. The walk back to where the losses stopped starts there.
+func TestCapacityBackWhenNothingShifted(t *testing.T) {
+	incidentEdges{"gcl-aimd-capacity-back-nothing-shifted-5s.csv", "completions fell to 0% of their best", 22 * time.Minute, 28 * time.Minute}.check(t)
+}
+
+// TestCapacityBackWithTheRTTBeforeTheLimit: go-concurrency-limits'
+// Gradient, run for real over a downstream of 250 cut to 75 with errors
+// from minute 8 to 17 and 27 to 37, read every 15 s. After each, its RTT
+// fell from 8-9 s to 3 s within 45 s while its limit held, then the limit
+// regrew over two minutes; changePoint took the limit's shift, the larger,
+// and both incidents ended about 3 minutes late (19:59, 39:43). The limit
+// moves the other way from the RTT it follows: the RTT's edge is taken
+// where the limit held in between (limitHeld).
+func TestCapacityBackWithTheRTTBeforeTheLimit(t *testing.T) {
+	const file = "gcl-gradient-capacity-back-rtt-before-the-limit-15s.csv"
+	incidentEdges{file, "while the limit sat at 83.0", 8 * time.Minute, 17 * time.Minute}.check(t)
+	incidentEdges{file, "the limit fell from 387.0 to 58.0", 27 * time.Minute, 37 * time.Minute}.check(t)
+}
+
+// TestCapacityBackWithTheFloorAfterTheEdge: go-concurrency-limits' Vegas,
+// run for real over a downstream of 10 cut to 3 with errors from minute 24
+// to 28, read every 15 s, fell from 13 to 1 as its queue drained (the RTT
+// from 700 to 120 ms), then lost 4-19 a reading at 1 until 28:01.
+// changePoint puts the end edge on the RTT's fall (25:46), where the
+// lowest limit so far, 8, is above half the calm level; lossTail asks
+// the floor of the readings it walks too, and the episode ends at the last
+// loss at the floor.
+func TestCapacityBackWithTheFloorAfterTheEdge(t *testing.T) {
+	incidentEdges{"gcl-vegas-capacity-back-floor-after-the-rtt-edge-15s.csv", "capacity lost with errors", 24 * time.Minute, 28 * time.Minute}.check(t)
+}
+
 // TestSwingsEndAtAnIncident: swings counted through an incident are the
 // incident's (forgetSwings). go-concurrency-limits' Vegas, driven in
 // virtual time over a downstream of 60 read every 15 s, swung at its
