@@ -1670,6 +1670,57 @@ func TestCapacityBackWithTheFloorAfterTheEdge(t *testing.T) {
 	incidentEdges{"gcl-vegas-capacity-back-floor-after-the-rtt-edge-15s.csv", "capacity lost with errors", 24 * time.Minute, 28 * time.Minute}.check(t)
 }
 
+// TestCapacityLostAfterASinkingLimit: go-concurrency-limits' Vegas, run
+// for real at a capacity of 250 read every 5 s, sank from 202 to 36 on a
+// stale min-RTT estimate over the 8 minutes before a downstream cut to
+// 30 % with errors, losing nothing; its first loss came at 08:04.
+// changePoint put the start edge in the sink (07:14, 45 s early); the
+// episode shows its start where its losses began (lossHead).
+func TestCapacityLostAfterASinkingLimit(t *testing.T) {
+	incidentEdges{"gcl-vegas-capacity-lost-after-a-sinking-limit-5s.csv", "the limit fell to 36.0", 8 * time.Minute, 15 * time.Minute}.check(t)
+}
+
+// TestCapacityLostStartsBeforeATrickle: go-concurrency-limits' Vegas,
+// driven in virtual time and read every second, sat at 13 on a stale min
+// RTT when its downstream lost capacity with errors at 19:00, and lost
+// about half a request a reading from 19:05; changePoint put the start
+// edge at 19:25, a second without a loss. A trickle that began before the
+// edge keeps it there: moving the start to the next loss (19:33) left the
+// one-minute incident covered for 27 s, under half.
+func TestCapacityLostStartsBeforeATrickle(t *testing.T) {
+	const file = "gcl-vegas-capacity-lost-trickle-before-the-edge-1s.csv"
+	r := Classify("episodes", readTestdata(t, file), Options{})
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at, latest := day.Add(19*time.Minute+30*time.Second), day.Add(19*time.Minute+25*time.Second)
+	for _, f := range r.Findings {
+		if f.Class == Degraded && f.Start.Before(at) && f.End.After(at) {
+			if f.Start.After(latest) {
+				t.Errorf("%s: degraded from %v, want it from 19:25 or earlier (losses from 19:05)", file, f.Start.Sub(day))
+			}
+			return
+		}
+	}
+	t.Errorf("%s: no degraded-downstream finding at 19:30: %s", file, describeFindings(r.Findings, day, 0))
+}
+
+// TestCapacityLostQueueBeforeLosses: go-concurrency-limits' Gradient, run
+// for real at a capacity of 250 read every second, over a downstream cut
+// to 30 % with errors at 08:00: its queue filled first (the RTT from 5.1 s
+// to 11 s by 08:19, the limit cut from 362 to 244) and its first loss came
+// at 08:25. An episode decided on losses shows its start where its losses
+// began only where the RTT had not risen first (lossHead): otherwise it
+// began 23 s late.
+func TestCapacityLostQueueBeforeLosses(t *testing.T) {
+	const file = "gcl-gradient-capacity-lost-queue-before-losses-1s.csv"
+	r := Classify("episodes", readTestdata(t, file), Options{})
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	from := day.Add(8 * time.Minute)
+	got, _, _ := judgeIncident(r, from, from.Add(time.Minute), time.Second+30*time.Second)
+	if len(got) != 1 || got[0].Start.Sub(from) > 15*time.Second {
+		t.Errorf("%s: want the incident from 08:00 found from 08:15 or earlier (its RTT up from 08:04, its first loss at 08:25): %s", file, describeFindings(got, day, 0))
+	}
+}
+
 // TestSwingsEndAtAnIncident: swings counted through an incident are the
 // incident's (forgetSwings). go-concurrency-limits' Vegas, driven in
 // virtual time over a downstream of 60 read every 15 s, swung at its

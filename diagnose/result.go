@@ -242,12 +242,13 @@ func (s *Stream) Result() Result {
 	return r
 }
 
-// showOnsets moves each degraded episode's start back to its onset, and
-// the end of the healthy episode before it with it.
+// showOnsets moves each degraded episode's start to its onset, back
+// (declineStart) or forward (lossHead, inside the episode), and the end of
+// the healthy episode before it with it.
 func showOnsets(fs []Finding) {
 	for i := range fs {
 		o := fs[i].onset
-		if fs[i].Class != Degraded || o == 0 || o >= fs[i].Start.UnixNano() {
+		if fs[i].Class != Degraded || o == 0 || o == fs[i].Start.UnixNano() || o >= fs[i].End.UnixNano() {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {
