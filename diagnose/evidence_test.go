@@ -1620,64 +1620,43 @@ func TestCapacityLostWithTheLossesPausing(t *testing.T) {
 	incidentEdges{"gcl-vegas-capacity-lost-losses-pausing-1s.csv", "while losses made 4.8% of completions", 8 * time.Minute, 10 * time.Minute}.check(t)
 }
 
-// TestCapacityBackAfterAnIncidentThatOpenedOnItsFall: go-concurrency-
-// limits' Gradient, run for real over a downstream cut to 30 % with errors
-// from minute 8 to 16, read every 5 s. The incident's strongest window is
-// its first, decided on the limit's fall as the RTT rose (not on losses);
-// every window after it was decided on losses. It sat at 4 for 40 s after
-// its losses stopped, then regrew to 185; changePoint put the end edge in
-// the regrowth (17:04), and the walk back to where the losses stopped
-// (recoveryStart), asked only where the strongest window was decided on
-// losses, was not taken: 64 s late. endsOnLosses asks the last window too.
-func TestCapacityBackAfterAnIncidentThatOpenedOnItsFall(t *testing.T) {
-	incidentEdges{"gcl-gradient-capacity-back-strongest-window-the-fall-5s.csv", "the RTT rose 2.38×", 8 * time.Minute, 16 * time.Minute}.check(t)
-}
-
-// TestCapacityBackWhenNothingShifted: go-concurrency-limits' AIMD, run
-// for real over a downstream of 30 cut to 9 with errors, read every 5 s,
-// held its limit at 117 through the incident of minutes 22-28 while every
-// request timed out: no RTT, about 700 lost a reading. Only the episode's
-// last window was decided on losses, so changePoint had no loss series to
-// split and found no shift; the end stayed on the window's edge, 28:45,
-// 45 s late. The walk back to where the losses stopped starts there.
-func TestCapacityBackWhenNothingShifted(t *testing.T) {
-	incidentEdges{"gcl-aimd-capacity-back-nothing-shifted-5s.csv", "completions fell to 0% of their best", 22 * time.Minute, 28 * time.Minute}.check(t)
-}
-
-// TestCapacityBackWithTheRTTBeforeTheLimit: go-concurrency-limits'
-// Gradient, run for real over a downstream of 250 cut to 75 with errors
-// from minute 8 to 17 and 27 to 37, read every 15 s. After each, its RTT
-// fell from 8-9 s to 3 s within 45 s while its limit held, then the limit
-// regrew over two minutes; changePoint took the limit's shift, the larger,
-// and both incidents ended about 3 minutes late (19:59, 39:43). The limit
-// moves the other way from the RTT it follows: the RTT's edge is taken
-// where the limit held in between (limitHeld).
-func TestCapacityBackWithTheRTTBeforeTheLimit(t *testing.T) {
-	const file = "gcl-gradient-capacity-back-rtt-before-the-limit-15s.csv"
-	incidentEdges{file, "while the limit sat at 83.0", 8 * time.Minute, 17 * time.Minute}.check(t)
-	incidentEdges{file, "the limit fell from 387.0 to 58.0", 27 * time.Minute, 37 * time.Minute}.check(t)
-}
-
-// TestCapacityBackWithTheFloorAfterTheEdge: go-concurrency-limits' Vegas,
-// run for real over a downstream of 10 cut to 3 with errors from minute 24
-// to 28, read every 15 s, fell from 13 to 1 as its queue drained (the RTT
-// from 700 to 120 ms), then lost 4-19 a reading at 1 until 28:01.
-// changePoint puts the end edge on the RTT's fall (25:46), where the
-// lowest limit so far, 8, is above half the calm level; lossTail asks
-// the floor of the readings it walks too, and the episode ends at the last
-// loss at the floor.
-func TestCapacityBackWithTheFloorAfterTheEdge(t *testing.T) {
-	incidentEdges{"gcl-vegas-capacity-back-floor-after-the-rtt-edge-15s.csv", "capacity lost with errors", 24 * time.Minute, 28 * time.Minute}.check(t)
-}
-
-// TestCapacityLostAfterASinkingLimit: go-concurrency-limits' Vegas, run
-// for real at a capacity of 250 read every 5 s, sank from 202 to 36 on a
-// stale min-RTT estimate over the 8 minutes before a downstream cut to
-// 30 % with errors, losing nothing; its first loss came at 08:04.
-// changePoint put the start edge in the sink (07:14, 45 s early); the
-// episode shows its start where its losses began (lossHead).
-func TestCapacityLostAfterASinkingLimit(t *testing.T) {
-	incidentEdges{"gcl-vegas-capacity-lost-after-a-sinking-limit-5s.csv", "the limit fell to 36.0", 8 * time.Minute, 15 * time.Minute}.check(t)
+// TestEpisodeEdgesOfLimitersRunForReal: go-concurrency-limits v1.0.0 run
+// for real (each fixture's header says how), incidents of capacity lost
+// with errors, read every 5 or 15 s; each edge was a minute or more off
+// before the rule named.
+//   - Gradient, minutes 8–16: the incident's strongest window was its
+//     first, decided on the limit's fall as the RTT rose; every window
+//     after it was decided on losses. It sat at 4 for 40 s after its losses
+//     stopped, then regrew to 185; the end edge sat in the regrowth,
+//     64 s late (endsOnLosses asks the last window too).
+//   - AIMD, minutes 22–28: held 117 while every request timed out (no RTT,
+//     about 700 lost a reading); changePoint had no loss series to split
+//     and found no shift, and the end stayed on the window's edge, 45 s
+//     late (the walk back to where the losses stopped starts there).
+//   - Gradient, minutes 8–17 and 27–37: after each its RTT fell from 8–9 s
+//     to 3 s within 45 s while its limit held, then the limit regrew over
+//     two minutes; both ended about 3 minutes late, on the limit's shift
+//     (the RTT's edge is taken where the limit held in between: limitHeld).
+//   - Vegas, minutes 24–28: fell from 13 to 1 as its queue drained (the RTT
+//     from 700 to 120 ms), then lost 4–19 a reading at 1 until 28:01; the
+//     end edge on the RTT's fall (25:46) had a floor of 8 before it, above
+//     half the calm level (lossTail asks the floor of the readings it
+//     walks too).
+//   - Vegas, minutes 8–15: sank from 202 to 36 on a stale min-RTT estimate
+//     over the 8 minutes before, losing nothing; the episode began in the
+//     sink, 45 s early (lossHead shows it from the reading before its
+//     first loss, 08:04).
+func TestEpisodeEdgesOfLimitersRunForReal(t *testing.T) {
+	for _, c := range []incidentEdges{
+		{"gcl-gradient-capacity-back-strongest-window-the-fall-5s.csv", "the RTT rose 2.38×", 8 * time.Minute, 16 * time.Minute},
+		{"gcl-aimd-capacity-back-nothing-shifted-5s.csv", "completions fell to 0% of their best", 22 * time.Minute, 28 * time.Minute},
+		{"gcl-gradient-capacity-back-rtt-before-the-limit-15s.csv", "while the limit sat at 83.0", 8 * time.Minute, 17 * time.Minute},
+		{"gcl-gradient-capacity-back-rtt-before-the-limit-15s.csv", "the limit fell from 387.0 to 58.0", 27 * time.Minute, 37 * time.Minute},
+		{"gcl-vegas-capacity-back-floor-after-the-rtt-edge-15s.csv", "capacity lost with errors", 24 * time.Minute, 28 * time.Minute},
+		{"gcl-vegas-capacity-lost-after-a-sinking-limit-5s.csv", "the limit fell to 36.0", 8 * time.Minute, 15 * time.Minute},
+	} {
+		c.check(t)
+	}
 }
 
 // TestCapacityLostStartsBeforeATrickle: go-concurrency-limits' Vegas,
