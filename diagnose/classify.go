@@ -2862,7 +2862,7 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 			}
 			floor = min(floor, p.limit)
 		}
-		if p.has&trace.FieldDropped != 0 && p.dropped > 0 {
+		if p.lostSome() {
 			last = k
 		}
 	}
@@ -2932,7 +2932,7 @@ func (s *Stream) declineStart(lo, cut int64, pw *windowStats) int64 {
 	}
 	ref := s.median(s.values(pts[i0:i], pointRTT))
 	off := func(p *point) bool {
-		fell := p.has&trace.FieldLimit != 0 && p.limit < pw.p10 && p.has&trace.FieldDropped != 0 && p.dropped > 0
+		fell := p.has&trace.FieldLimit != 0 && p.limit < pw.p10 && p.lostSome()
 		slow := p.has&trace.FieldRTT != 0 && ref > 0 && p.rtt >= degradedRTTRise*ref
 		return fell || slow
 	}
@@ -3000,14 +3000,14 @@ func (s *Stream) lossHead(lo, cut, end int64) int64 {
 	i := firstAt(pts, cut)
 	i1 := firstAt(pts, end)
 	for k := i0; k < i; k++ {
-		if pts[k].has&trace.FieldDropped != 0 && pts[k].dropped > 0 {
+		if pts[k].lostSome() {
 			return cut
 		}
 	}
 	ref := s.median(s.values(pts[i0:i], pointRTT))
 	for k := i; k < i1; k++ {
 		p := &pts[k]
-		if p.has&trace.FieldDropped != 0 && p.dropped > 0 {
+		if p.lostSome() {
 			if k > i {
 				return pts[k-1].t
 			}
@@ -4143,6 +4143,11 @@ func lostWhileBinding(pts []point) float64 {
 		return 0
 	}
 	return binding / all
+}
+
+// lostSome reports a point that counted lost requests (dropped).
+func (p *point) lostSome() bool {
+	return p.has&trace.FieldDropped != 0 && p.dropped > 0
 }
 
 // loaded reports whether a point measured both its limit and in-flight.
