@@ -1451,6 +1451,58 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 	}
 }
 
+// TestAShortIncidentReadAcrossItsEdges: a reading averages the requests
+// that completed over its interval, and where the RTT is a good part of
+// the interval the reading taken across an incident's edge holds both
+// sides: neither slow nor back. The run of slow or lossy readings is
+// bounded by the reading beyond it (rose), begins at the reading across
+// its start and ends at the one across its end — where that reading is
+// under the run's load (pressed): demand that fell away across the start
+// is no edge (nor across the end: TestAMinuteOfSlowerDownstreamReadEvery15sIsFound).
+// Each fixture is a
+// third-party limiter run for real, read every 15 s, whose incident no
+// window's medians showed: found by no rule without it.
+func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
+	for _, c := range []struct {
+		incidentEdges
+		start, end time.Duration // the finding's edges, to the second
+	}{
+		// failsafe-go: the reading across the end (11:16) at 4.1 s,
+		// between the incident's 8 s and the 3 s before it
+		{incidentEdges{"failsafe-latency-tripled-3-minutes-reading-across-its-end-15s.csv", "the RTT rose", 8 * time.Minute, 11 * time.Minute}, 8*time.Minute + 14*time.Second, 11*time.Minute + 16*time.Second},
+		// go-concurrency-limits' Gradient2: one across each edge
+		{incidentEdges{"gcl-gradient2-latency-2-minutes-readings-across-its-edges-15s.csv", "the RTT rose", 8 * time.Minute, 10 * time.Minute}, 8*time.Minute + 15*time.Second, 10*time.Minute + 13*time.Second},
+		// its Gradient: the reading across the start lost its first
+		// requests with in-flight off its limit, neither under the run's
+		// load nor at its limit (edge)
+		{incidentEdges{"gcl-gradient-capacity-lost-a-minute-reading-across-its-start-15s.csv", "for 4 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8 * time.Minute, 9*time.Minute + 16*time.Second},
+	} {
+		c.check(t)
+		r, _, _, in, _, _ := c.judge(t)
+		if len(in) != 1 {
+			continue
+		}
+		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		if start, end := in[0].Start.Sub(day).Truncate(time.Second), in[0].End.Sub(day).Truncate(time.Second); start != c.start || end != c.end {
+			t.Errorf("%s: degraded %v–%v, want %v–%v (the readings across its edges): %s", c.file, start, end, c.start, c.end, describeFindings(r.Findings, r.Start, 0))
+		}
+	}
+	// the reading across the start with demand fallen away (10 in flight
+	// under its limit of 153): the run may have been the load's
+	const file = "gcl-gradient-capacity-lost-a-minute-reading-across-its-start-15s.csv"
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := classifyEdited(readTestdata(t, file), func(s []trace.Sample) {
+		for i := range s {
+			if at := s[i].Time.Sub(day); at >= 8*time.Minute && at < 8*time.Minute+5*time.Second {
+				s[i].InFlight = 10
+			}
+		}
+	})
+	if in := degradedDuring(r, day.Add(8*time.Minute), day.Add(9*time.Minute)); len(in) > 0 {
+		t.Errorf("%s, 10 in flight at 08:00: want no degraded finding: %s", file, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
 // TestCapacityLostEndsWhereItsLossesStop: a downstream that kept 30 % of
 // its capacity and failed 5 % of what it was sent for 8 minutes, read every
 // 15 s. Our gradient falls from 152 to 4 when it begins and regrows over
