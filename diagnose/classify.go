@@ -3945,34 +3945,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// or in 5,148 cut in healthy time, nor in any confusion matrix of the
 	// calibration, held-out, validation and perturbed suites
 	fewer := w.hasUtil && (w.inFlightMed < s.base.inFlight || !w.rttProxy && w.inFlightP90 < s.calmInFlight)
-	// fewerThanDeepest: or fewer than the deepest window before it that
-	// was not degraded (in-flight's 90th percentile under that window's
-	// median) while a true min RTT (neither the RTT standing in nor a
-	// long-window average) stands 1.5× (degradedRTTRise) over that
-	// window's. The queue a limiter holds at its most requests is the
-	// deepest of its own making, and a window holding fewer whose minimum
-	// rose past it slowed downstream. The RTT's baseline may be the
-	// start-up's, read at a limit far under the level the limiter holds
-	// when calm: go-concurrency-limits' AIMD (the simulator's) at a
-	// capacity of 150 took its baseline of 602 ms at a limit of 56 and
-	// held 340–376 over a standing queue of 1.5–1.8 s after; through a
-	// latency tripled for 8 minutes, read every 15 s, it held 254–272
-	// (fewer than the 376 of its deepest window), its min RTT 3.2–3.7 s
-	// against that window's 1.6 s, completions at a third — and its
-	// limit 4.5× the start-up's level "grew", a queue of its own: read
-	// healthy for the whole incident. Over the multi-episode incidents:
-	// the simulator's calibration side (1,375), 2 edged gained (Vector's
-	// ARC ends 59 and 115 s early → 1 and 5 s), 1 end 5 s later (AIMD,
-	// within tolerance); its held-out half (446), 3 found gained (AIMD,
-	// go-concurrency-limits' Vegas ×2, each edged) and 1 edged; the
-	// libraries run for real (343), none moved; none lost, healthy time
-	// read degraded no longer than the found incidents' spill (a reading
-	// or two each). Doubled (slowerGrownRTTRise) instead: the AIMD
-	// incident found from 21:00, 3 minutes late, and the held-out Vegas
-	// incidents not
-	fewerThanDeepest := w.hasUtil && !w.rttProxy && !w.rttAveraged && s.deepest.rttMin > 0 && w.inFlightP90 < s.deepest.inFlight && w.rttMinMed >= degradedRTTRise*s.deepest.rttMin
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
-		(held || fewerThanDeepest || !aboveCapacity && grownSlower) && (!s.limitGrew(&w) || w.limitLast <= ownQueueGrowth*level || swingHeld || fewer && grownSlower || fewerThanDeepest) && (!swinging || w.pinned || notOwnQueue || swingHeld)
+		(held || !aboveCapacity && grownSlower) && (!s.limitGrew(&w) || w.limitLast <= ownQueueGrowth*level || swingHeld || fewer && grownSlower) && (!swinging || w.pinned || notOwnQueue || swingHeld)
 	// whatever shape the limit takes, an RTT standing in for the min RTT
 	// that drained by the window's end was the limiter's own queue.
 	// shedsSlower (below): a downstream that slowed and sheds the excess as

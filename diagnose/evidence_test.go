@@ -1503,23 +1503,6 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 	}
 }
 
-// TestSlowerWithFewerInFlightThanItsDeepest: a limiter whose RTT baseline
-// is its start-up's, read at a limit far under the level it holds when
-// calm, reads "grew" at any calm level, and a queue of its own may have
-// raised its RTT. A window holding fewer requests than the deepest window
-// before it that was not degraded, its true min RTT 1.5× that window's,
-// slowed downstream (fewerThanDeepest): go-concurrency-limits' AIMD read
-// healthy for the whole of 8 minutes of tripled latency, the simulator's
-// Vector-style ARC for the last 115 s of 4.
-func TestSlowerWithFewerInFlightThanItsDeepest(t *testing.T) {
-	for _, c := range []incidentEdges{
-		{"gcl-aimd-latency-tripled-fewer-in-flight-than-its-deepest-15s.csv", "min RTT rose", 18 * time.Minute, 26 * time.Minute},
-		{"vector-arc-latency-tripled-fewer-in-flight-than-its-deepest-5s.csv", "min RTT rose", 8 * time.Minute, 12 * time.Minute},
-	} {
-		c.check(t)
-	}
-}
-
 // TestCapacityLostEndsWhereItsLossesStop: a downstream that kept 30 % of
 // its capacity and failed 5 % of what it was sent for 8 minutes, read every
 // 15 s. Our gradient falls from 152 to 4 when it begins and regrows over
