@@ -1459,10 +1459,10 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // its start and ends at the one across its end — where that reading is
 // under the run's load (pressed): demand that fell away across the start
 // is no edge (nor across the end: TestAMinuteOfSlowerDownstreamReadEvery15sIsFound).
-// Each fixture is a
-// third-party limiter run for real, read every 15 s, whose incident no
-// window's medians showed: found by no rule without it.
+// Each fixture is a third-party limiter run for real, read every 15 s,
+// whose incident no window's medians showed: found by no rule without it.
 func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		incidentEdges
 		start, end time.Duration // the finding's edges, to the second
@@ -1482,7 +1482,6 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 		if len(in) != 1 {
 			continue
 		}
-		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		if start, end := in[0].Start.Sub(day).Truncate(time.Second), in[0].End.Sub(day).Truncate(time.Second); start != c.start || end != c.end {
 			t.Errorf("%s: degraded %v–%v, want %v–%v (the readings across its edges): %s", c.file, start, end, c.start, c.end, describeFindings(r.Findings, r.Start, 0))
 		}
@@ -1490,7 +1489,6 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 	// the reading across the start with demand fallen away (10 in flight
 	// under its limit of 153): the run may have been the load's
 	const file = "gcl-gradient-capacity-lost-a-minute-reading-across-its-start-15s.csv"
-	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := classifyEdited(readTestdata(t, file), func(s []trace.Sample) {
 		for i := range s {
 			if at := s[i].Time.Sub(day); at >= 8*time.Minute && at < 8*time.Minute+5*time.Second {
