@@ -1281,7 +1281,9 @@ type recording struct {
 }
 
 // slowReader is what shortSlowdowns remembers from reading by reading:
-// the run of slow or lossy readings up to the newest read; calm and
+// the run of slow or lossy readings up to the newest read, and done the
+// last one read returned as an incident (kept here: a run is too large to
+// return by value at every reading); calm and
 // calmLost the newest reading outside one and its loss share, prior and
 // priorLost the one before that (a run's outer edge); lossAt the
 // newest reading's time (lossShare's interval); pace the last judged
@@ -1291,6 +1293,7 @@ type recording struct {
 // (openIncident); last, the last judged window, the evidence's template.
 type slowReader struct {
 	run       slowRun
+	done      slowRun
 	calm      point
 	calmLost  float64
 	prior     point
@@ -1999,8 +2002,8 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 		return
 	}
 	for i := range pts {
-		if run, ok := sr.read(&pts[i]); ok {
-			s.findings = s.splitHealthy(s.findings, s.counts, run, w, false)
+		if sr.read(&pts[i]) {
+			s.findings = s.splitHealthy(s.findings, s.counts, sr.done, w, false)
 		}
 	}
 }
@@ -2010,11 +2013,12 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 // that spans MinAutoWindow, bounded by readings under its load that are
 // fast or lose little again (edge) — or by the reading beyond one taken
 // across the run's start or end (rose) — followed by shortSlowReadings
-// readings neither slow nor lossy, the edge among them, is returned as an
-// incident (ok). A reading without an RTT, in-flight or limit is skipped.
-func (sr *slowReader) read(p *point) (incident slowRun, ok bool) {
+// readings neither slow nor lossy, the edge among them, is an incident:
+// read reports it (ok) and keeps it in sr.done. A reading without an RTT,
+// in-flight or limit is skipped.
+func (sr *slowReader) read(p *point) (ok bool) {
 	if p.has&(trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit) != trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit {
-		return slowRun{}, false
+		return false
 	}
 	r := &sr.run
 	lost := lossShare(p, sr.lossAt)
@@ -2035,7 +2039,7 @@ func (sr *slowReader) read(p *point) (incident slowRun, ok bool) {
 		if slow || lossy {
 			r.n, r.calmAfter = 0, 0
 		} else if r.calmAfter++; r.calmAfter >= shortSlowReadings {
-			incident, ok = *r, true
+			sr.done, ok = *r, true
 			r.n, r.calmAfter = 0, 0
 		}
 	}
@@ -2061,7 +2065,7 @@ func (sr *slowReader) read(p *point) (incident slowRun, ok bool) {
 		r.lost += (lost - r.lost) / k
 		r.lo, r.hi = min(r.lo, p.limit), max(r.hi, p.limit)
 		r.at = p.t
-		return incident, ok
+		return ok
 	}
 	if r.n > 0 && r.calmAfter == 0 {
 		from, rose := r.rose()
@@ -2080,7 +2084,7 @@ func (sr *slowReader) read(p *point) (incident slowRun, ok bool) {
 	}
 	sr.prior, sr.priorLost = sr.calm, sr.calmLost
 	sr.calm, sr.calmLost = *p, lost
-	return incident, ok
+	return ok
 }
 
 // noteKept reports whether each half of a healthy finding split around
@@ -2390,8 +2394,8 @@ func (s *Stream) openIncident(fs []Finding, counts map[Class]int, start, last in
 	}
 	pts := s.buf[s.head:]
 	for i := firstAt(pts, start); i < len(pts) && pts[i].t <= last; i++ {
-		if run, ok := sr.read(&pts[i]); ok {
-			fs = s.splitHealthy(fs, counts, run, sr.last, false)
+		if sr.read(&pts[i]) {
+			fs = s.splitHealthy(fs, counts, sr.done, sr.last, false)
 		}
 	}
 	r := sr.run
