@@ -2197,7 +2197,7 @@ func (r *slowRun) edge(p *point, lost float64) bool {
 //
 // Starting the finding at the reading across the start rather than the
 // first slow one moved 10 of those starts nearer by an interval, none
-// farther. Recordings cut 60, 90 and 180 s into an incident (1,216): 3
+// farther. Recordings cut 60, 90 and 180 s into an incident (1,216): 4
 // more found; cut in healthy time (3,677) and the single-episode suite
 // cut every 83 s (9,247): nothing moved. Asking the reading across an
 // edge to be under the run's load (pressed) moved none of these.
