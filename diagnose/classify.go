@@ -2164,8 +2164,13 @@ func (f *Finding) endsOnLosses() bool {
 func (r *slowRun) edge(p *point, lost float64) bool {
 	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && (lost < shortLossShare || collapseDrop*p.limit >= r.hi)
 	// loaded: the reading before a run is zero until a calm one was read
-	return p.loaded() && recovered &&
-		(math.Abs(p.inFlight-r.inFlight) <= jitter(r.inFlight) || p.atLimit())
+	return p.loaded() && recovered && (r.asLoaded(p) || p.atLimit())
+}
+
+// asLoaded reports a reading p with as many requests in flight as the run
+// r, within a jitter of its mean.
+func (r *slowRun) asLoaded(p *point) bool {
+	return math.Abs(p.inFlight-r.inFlight) <= jitter(r.inFlight)
 }
 
 // rose reports a run r that rose from a reading bounding it (edge) and
@@ -2216,7 +2221,7 @@ func (r *slowRun) rose() (from int64, ok bool) {
 // of its limit (demand pressing on it). A reading with far fewer in
 // flight is demand that fell away, and the run may have been the load's.
 func (r *slowRun) pressed(p *point) bool {
-	return p.loaded() && (math.Abs(p.inFlight-r.inFlight) <= jitter(r.inFlight) || p.inFlight >= unboundUtil*p.limit)
+	return p.loaded() && (r.asLoaded(p) || p.inFlight >= unboundUtil*p.limit)
 }
 
 // splitHealthy makes the run r, ending at to (the first reading after
