@@ -129,6 +129,39 @@ const (
 	// libraries' incidents read every 15 s 82 → 85 %; no single-episode
 	// verdict moved.
 	shortLossShare = 0.02
+	// failingShare and silentExpected: a reading is part of such an
+	// incident too, wherever the limit sits, where its losses outnumber its
+	// completions, or where it completed none while losing (no RTT: the RTT
+	// is the mean of a reading's successes) and its in-flight would have
+	// completed silentExpected or more at the run's level (Little's law;
+	// fewer, and an interval without a success is chance). A limiter that
+	// hears of a loss only with successes in the same window holds its
+	// limit while every request times out (lostMost): go-concurrency-
+	// limits' AIMD at 431 over a downstream cut to 30 % for a minute, read
+	// every 15 s, lost 5,600 requests a reading and completed none for
+	// three readings, and the window of 15 around them read healthy. A run
+	// mostly of such readings must have completed half of its level or
+	// less (excessLost). Over the multi-episode incidents, with the run's
+	// minute counted from the reading across its start (rose) — all else
+	// unchanged, every one moved read every 15 s but one at 5 s:
+	//   - the simulator's calibration side (seed, + 2000, + 3000; 1,375):
+	//     4 found gained (go-concurrency-limits' AIMD ×2 and Gradient2,
+	//     capacity lost; Vector's ARC, latency), each with both edges
+	//     within an interval + 30 s;
+	//   - the real libraries run for real (+ 2000, + 3000; 343): 3 found
+	//     and edged (failsafe-go ×2, go-concurrency-limits' Vegas), one end
+	//     nearer (29 → 15 s);
+	//   - the held-out half (446): one start nearer (30 → 15 s);
+	//   - none lost, no edge farther; healthy time read degraded only for
+	//     the readings across found incidents' edges (5–17 s each).
+	//
+	// Recordings cut 60, 90 and 180 s into an incident (1,216): 5 more
+	// found (AIMD ×3, Gradient2 ×2); cut in healthy time (3,677) and the
+	// single-episode suite cut every 83 s (9,247): nothing moved. Losses at
+	// half the completions (lostMost) instead of as many: the same found,
+	// 2 ends farther.
+	failingShare   = 1.0
+	silentExpected = 10
 	// keptEpisode: an edge placed after a degraded episode (changePoint)
 	// leaves it at least half of what it spanned, or stays where it was.
 	// go-concurrency-limits' AIMD, read every second through a minute of
@@ -1106,19 +1139,20 @@ type windowStats struct {
 type degradedEvidence int
 
 const (
-	degradedSlower      degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
-	degradedFell                                // the limit fell to half inside the window as the RTT rose
-	degradedSmaller                             // the limit fell to half with losses appearing
-	degradedLossyPin                            // pinned low with losses
-	degradedFailing                             // losses with the limit far from binding
-	degradedFloor                               // fell to half and nailed there, losses not measured
-	degradedFellLossy                           // the limit fell to half inside the window with losses
-	degradedSwamped                             // most demand turned away with losses
-	degradedLostOpening                         // most of what completes lost before any calm level of losses
-	degradedStalled                             // nothing succeeded all window with requests in flight
-	degradedAfterLosses                         // still falling at half or less, demand pressing, after a fall that began with losses
-	degradedBrief                               // readings in a row at twice the RTT and half the completions, shorter than a window
-	degradedBriefLossy                          // readings in a row at half the limit or less with losses, shorter than a window
+	degradedSlower       degradedEvidence = iota // the min RTT (or RTT) rose while the limit sat low
+	degradedFell                                 // the limit fell to half inside the window as the RTT rose
+	degradedSmaller                              // the limit fell to half with losses appearing
+	degradedLossyPin                             // pinned low with losses
+	degradedFailing                              // losses with the limit far from binding
+	degradedFloor                                // fell to half and nailed there, losses not measured
+	degradedFellLossy                            // the limit fell to half inside the window with losses
+	degradedSwamped                              // most demand turned away with losses
+	degradedLostOpening                          // most of what completes lost before any calm level of losses
+	degradedStalled                              // nothing succeeded all window with requests in flight
+	degradedAfterLosses                          // still falling at half or less, demand pressing, after a fall that began with losses
+	degradedBrief                                // readings in a row at twice the RTT and half the completions, shorter than a window
+	degradedBriefLossy                           // readings in a row at half the limit or less with losses, shorter than a window
+	degradedBriefFailing                         // readings in a row losing more than they complete, shorter than a window
 )
 
 // Stream classifies one target's samples as they arrive. Push is O(1)
@@ -1313,7 +1347,7 @@ type slowRun struct {
 	from                         int64
 	before                       point
 	beforeLost                   float64
-	n, lossy                     int
+	n, lossy, failing, timed     int
 	rtt, rttMin, limit, inFlight float64
 	lost, lo, hi                 float64
 	// ref: what it is judged against, the level where it began; at: its
@@ -2009,20 +2043,20 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 }
 
 // read reads the reading p against sr.ref (the run's own level once one
-// is open): a run of shortSlowReadings or more slow or lossy readings
-// that spans MinAutoWindow, bounded by readings under its load that are
-// fast or lose little again (edge) — or by the reading beyond one taken
-// across the run's start or end (rose) — followed by shortSlowReadings
-// readings neither slow nor lossy, the edge among them, is an incident:
-// read reports it (ok) and keeps it in sr.done. A reading without an RTT,
-// in-flight or limit is skipped.
+// is open): a run of shortSlowReadings or more slow, lossy or failing
+// readings that spans MinAutoWindow (from the reading across its start,
+// where one is), bounded by readings under its load that are fast or lose
+// little again (edge) — or by the reading beyond one taken across the
+// run's start or end (rose) — followed by shortSlowReadings readings
+// neither slow nor lossy, the edge among them, is an incident: read
+// reports it (ok) and keeps it in sr.done. A reading without in-flight or
+// a limit is skipped, and one without an RTT unless it completed none
+// while losing requests (silentLoss).
 func (sr *slowReader) read(p *point) (ok bool) {
-	if p.has&(trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit) != trace.FieldRTT|trace.FieldInFlight|trace.FieldLimit {
+	if !p.loaded() {
 		return false
 	}
 	r := &sr.run
-	lost := lossShare(p, sr.lossAt)
-	sr.lossAt = p.t
 	// a run's readings, and those after it, are judged against the level
 	// before it: a window the run fills half of has the run's level for
 	// its median
@@ -2030,8 +2064,17 @@ func (sr *slowReader) read(p *point) (ok bool) {
 	if r.n > 0 {
 		cur = &r.ref
 	}
-	slow := p.rtt >= shortSlowRise*cur.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
-	lossy := lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
+	timed := p.has&trace.FieldRTT != 0
+	lost, silent := lossShare(p, sr.lossAt), false
+	if !timed {
+		if lost, silent = sr.silentLoss(p, cur); !silent {
+			return false
+		}
+	}
+	sr.lossAt = p.t
+	slow := timed && p.rtt >= shortSlowRise*cur.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
+	failing := silent || lost >= failingShare
+	lossy := failing || lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
 	if r.calmAfter > 0 {
 		// a closed run waits for shortSlowReadings calm readings in all
 		// before it is an incident; one more slow or lossy reading first,
@@ -2052,14 +2095,17 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: sr.calm, beforeLost: sr.calmLost, outer: sr.prior, outerLost: sr.priorLost, ref: sr.ref}
 		}
 		r.n++
-		if lossy {
-			r.lossy++
-		}
+		r.lossy += oneIf(lossy)
+		r.failing += oneIf(failing)
 		// running means: sums of readings near the float64 range would
-		// overflow
+		// overflow; the RTT's over the readings that measured one
+		if timed {
+			r.timed++
+			k := float64(r.timed)
+			r.rtt += (p.rtt - r.rtt) / k
+			r.rttMin += (p.rttMin - r.rttMin) / k
+		}
 		k := float64(r.n)
-		r.rtt += (p.rtt - r.rtt) / k
-		r.rttMin += (p.rttMin - r.rttMin) / k
 		r.limit += (p.limit - r.limit) / k
 		r.inFlight += (p.inFlight - r.inFlight) / k
 		r.lost += (lost - r.lost) / k
@@ -2069,7 +2115,7 @@ func (sr *slowReader) read(p *point) (ok bool) {
 	}
 	if r.n > 0 && r.calmAfter == 0 {
 		from, rose := r.rose()
-		long := r.n >= shortSlowReadings && p.t-r.from >= int64(MinAutoWindow) && rose
+		long := r.n >= shortSlowReadings && p.t-from >= int64(MinAutoWindow) && rose && !r.excessLost()
 		switch {
 		case long && r.edge(p, lost) && r.straddled:
 			r.from, r.calmAfter = from, 2
@@ -2085,6 +2131,22 @@ func (sr *slowReader) read(p *point) (ok bool) {
 	sr.prior, sr.priorLost = sr.calm, sr.calmLost
 	sr.calm, sr.calmLost = *p, lost
 	return ok
+}
+
+// silentLoss reports a reading p that measured no RTT while it lost
+// requests with some in flight, where at the RTT of the level cur its
+// in-flight would have completed silentExpected or more since the reading
+// before (Little's law): it completed none (silent), and its losses are
+// given as a share of what it would have completed (lost).
+func (sr *slowReader) silentLoss(p *point, cur *baseline) (lost float64, silent bool) {
+	if p.has&trace.FieldDropped == 0 || !(p.dropped > 0) || !(p.inFlight > 0) || sr.lossAt == 0 || !(cur.rtt > 0) {
+		return 0, false
+	}
+	expected := p.inFlight / (cur.rtt / 1e3) * float64(p.t-sr.lossAt) / 1e9
+	if !(expected >= silentExpected) {
+		return 0, false
+	}
+	return p.dropped / expected, true
 }
 
 // noteKept reports whether each half of a healthy finding split around
@@ -2156,15 +2218,43 @@ func (f *Finding) endsOnLosses() bool {
 // run and not yet, or no longer, where a limiter whose calm level loses
 // as much holds it; go-concurrency-limits' AIMD over a downstream of 8
 // times out a fifth of its completions at its limit of 24, and 3 minutes
-// at a limit of 1 were found by no rule); under the run's
+// at a limit of 1 were found by no rule), or, for a run mostly of
+// readings that failed more than they completed (failingShare), its losses
+// under half its completions (lostMost: a limiter whose calm level loses a
+// few percent, the AIMD, does not lose under 2 %); under the run's
 // load: as many in flight within a jitter, or in-flight at its limit (a
 // limiter that cut its limit for the run, demand pressing on both sides).
 // A reading with fewer in flight is demand that fell, and the RTT that was
 // slow before it the load's, not the downstream's.
 func (r *slowRun) edge(p *point, lost float64) bool {
-	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && (lost < shortLossShare || collapseDrop*p.limit >= r.hi)
+	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && (lost < shortLossShare || collapseDrop*p.limit >= r.hi) ||
+		2*r.failing >= r.n && lost < lostMost
 	// loaded: the reading before a run is zero until a calm one was read
 	return p.loaded() && recovered && (r.asLoaded(p) || p.atLimit())
+}
+
+// completionShare is what the run r completed (in-flight / RTT, its
+// means) as a share of its level's (r.ref), counting its readings that
+// completed none (measured no RTT) as none.
+func (r *slowRun) completionShare() float64 {
+	if r.timed == 0 {
+		return 0
+	}
+	return (r.inFlight / r.rtt) / (r.ref.inFlight / r.ref.rtt) * float64(r.timed) / float64(r.n)
+}
+
+// excessLost reports a run r mostly of readings that failed more than
+// they completed (failingShare) while it completed more than half of what
+// its level did (collapseDrop): the downstream went on completing, and
+// what was lost was demand in excess of it, queued by a limit above it
+// and timed out — go-concurrency-limits' Gradient2 over a healthy
+// downstream of 8, its limit growing from 15 to 27 while 2,800–3,900
+// requests a reading timed out beside its 1,900 completions: without this,
+// three of the single-episode suite's healthy Gradient2 traces over a
+// downstream of 8 (two read every 15 s, one every second), cut every 83 s,
+// read degraded at their ends.
+func (r *slowRun) excessLost() bool {
+	return 2*r.failing >= r.n && r.completionShare() > collapseDrop
 }
 
 // asLoaded reports a reading p with as many requests in flight as the run
@@ -2250,21 +2340,24 @@ func (s *Stream) splitHealthy(fs []Finding, counts map[Class]int, r slowRun, w w
 		return fs
 	}
 	w.class, w.why = Degraded, degradedBrief
-	if 2*r.lossy >= r.n {
+	switch {
+	case 2*r.failing >= r.n:
+		w.why = degradedBriefFailing
+	case 2*r.lossy >= r.n:
 		w.why = degradedBriefLossy
 	}
 	w.start, w.end, w.bound = from, to, from
-	w.n = r.n
+	w.n, w.nRTT = r.n, r.timed
 	w.limitMed, w.p10, w.p90 = r.limit, r.lo, r.hi
 	w.util, w.hasUtil = r.inFlight/math.Max(r.limit, 1e-9), true
 	w.inFlightMed = r.inFlight
 	w.rttMed, w.rttAt = r.rtt, ref.rtt
-	w.tputShare = (r.inFlight / r.rtt) / (ref.inFlight / ref.rtt)
+	w.tputShare = r.completionShare()
 	w.floor, w.ref = s.floor, ref.limit
 	w.dropShare, w.hasDropShare = r.lost, true
 	w.hasRTTMin = s.hasMinRTT()
 	w.rttProxy = !w.hasRTTMin
-	if base := s.base.rttMin; w.hasRTTMin && !math.IsInf(base, 1) && base > 0 {
+	if base := s.base.rttMin; w.hasRTTMin && r.timed > 0 && !math.IsInf(base, 1) && base > 0 {
 		w.rttMinMed, w.base, w.rttRise = r.rttMin, base, r.rttMin/base
 	} else {
 		w.hasRTTMin = false
@@ -2405,7 +2498,7 @@ func (s *Stream) openIncident(fs []Finding, counts map[Class]int, start, last in
 	}
 	r := sr.run
 	from, rose := r.rose()
-	if r.n < shortSlowReadings || r.calmAfter > 0 || !rose {
+	if r.n < shortSlowReadings || r.calmAfter > 0 || !rose || r.excessLost() {
 		return fs
 	}
 	r.from = from

@@ -1501,6 +1501,71 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 	}
 }
 
+// TestReadingsFailingMoreThanTheyCompleteAreAnIncident: a short incident
+// whose readings lose more requests than they complete is read reading by
+// reading wherever the limit sits, a reading that completed none (no RTT)
+// among them, and its readings across its edges count towards its minute.
+// go-concurrency-limits' AIMD hears of a loss only with successes in the
+// same window and holds its limit while every request times out;
+// its Gradient2 slides, but not to half at each reading, with its RTT
+// 1.6× up; failsafe-go's slow readings span 44 s without the reading
+// across the incident's start. Losses beside completions held as before
+// are a limit's excess timing out, not an incident.
+func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		incidentEdges
+		start, end time.Duration // the finding's edges, to the second
+	}{
+		{incidentEdges{"gcl-aimd-capacity-lost-a-minute-nothing-completing-15s.csv", "losses outnumbered completions for 4 readings in a row (3 of them completed none)", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 15*time.Second},
+		{incidentEdges{"gcl-gradient2-capacity-lost-a-minute-losses-outnumbering-completions-15s.csv", "losses outnumbered completions for 4 readings", 16 * time.Minute, 17 * time.Minute}, 16*time.Minute + 15*time.Second, 17*time.Minute + 15*time.Second},
+		{incidentEdges{"failsafe-latency-tripled-a-minute-readings-across-its-edges-15s.csv", "the RTT rose", 16 * time.Minute, 17 * time.Minute}, 16*time.Minute + 14*time.Second, 17*time.Minute + 14*time.Second},
+	} {
+		c.check(t)
+		r, _, _, in, _, _ := c.judge(t)
+		if len(in) != 1 {
+			continue
+		}
+		if start, end := in[0].Start.Sub(day).Truncate(time.Second), in[0].End.Sub(day).Truncate(time.Second); start != c.start || end != c.end {
+			t.Errorf("%s: degraded %v–%v, want %v–%v: %s", c.file, start, end, c.start, c.end, describeFindings(r.Findings, r.Start, 0))
+		}
+	}
+	const healthy = "gcl-gradient2-healthy-excess-timing-out-15s.csv"
+	r := Classify("healthy", readTestdata(t, healthy), Options{})
+	if in := degradedDuring(r, r.Start, r.End); len(in) > 0 {
+		t.Errorf("%s: its excess timing out beside completions held: want no degraded finding: %s", healthy, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
+// TestAReadingWithoutASuccessCompletedNone: a reading without an RTT that
+// lost requests completed none only where its in-flight would have
+// completed silentExpected or more at its level's RTT; fewer, and no
+// success in the interval is chance (7 in flight at an RTT of 8 s).
+func TestAReadingWithoutASuccessCompletedNone(t *testing.T) {
+	const s = int64(time.Second)
+	loaded := trace.FieldLimit | trace.FieldInFlight
+	for _, c := range []struct {
+		name     string
+		p        point
+		levelRTT float64 // ms
+		silent   bool
+		lost     float64
+	}{
+		{"AIMD frozen at 431, every request timing out", point{t: 30 * s, has: loaded | trace.FieldDropped, limit: 431, inFlight: 387, dropped: 5628}, 2190, true, 5628 / (387 / 2.19 * 15)},
+		{"7 in flight at an RTT of 8 s: 13 due", point{t: 30 * s, has: loaded | trace.FieldDropped, limit: 8, inFlight: 7, dropped: 2}, 8000, true, 2 / (7 / 8.0 * 15)},
+		{"2 in flight at an RTT of 8 s: 3.75 due", point{t: 30 * s, has: loaded | trace.FieldDropped, limit: 8, inFlight: 2, dropped: 2}, 8000, false, 0},
+		{"nothing lost", point{t: 30 * s, has: loaded | trace.FieldDropped, limit: 431, inFlight: 387}, 2190, false, 0},
+		{"no loss column", point{t: 30 * s, has: loaded, limit: 431, inFlight: 387, dropped: 5628}, 2190, false, 0},
+		{"nothing in flight", point{t: 30 * s, has: loaded | trace.FieldDropped, limit: 431, dropped: 5628}, 2190, false, 0},
+	} {
+		sr := slowReader{lossAt: 15 * s}
+		lost, silent := sr.silentLoss(&c.p, &baseline{rtt: c.levelRTT})
+		if silent != c.silent || math.Abs(lost-c.lost) > 1e-9 {
+			t.Errorf("%s: silent %v, lost %.4f; want %v, %.4f", c.name, silent, lost, c.silent, c.lost)
+		}
+	}
+}
+
 // TestCapacityLostEndsWhereItsLossesStop: a downstream that kept 30 % of
 // its capacity and failed 5 % of what it was sent for 8 minutes, read every
 // 15 s. Our gradient falls from 152 to 4 when it begins and regrows over

@@ -506,6 +506,15 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("%s for %d readings in a row while losses made %.1f%% of completions — read reading by reading: no window's median showed it", w.fellTo(), w.n, 100*w.dropShare)
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 			v["readings"] = float64(w.n)
+		case degradedBriefFailing:
+			none := ""
+			if w.nRTT < w.n {
+				none = fmt.Sprintf(" (%d of them completed none)", w.n-w.nRTT)
+			}
+			sum = fmt.Sprintf("losses outnumbered completions for %d readings in a row%s, at %.0f%% of them, with %.1f in flight under a limit of %.1f: completions fell to %.0f%% — the downstream failed what it was sent, wherever the limit sat; read reading by reading: no window's median showed it", w.n, none, 100*w.dropShare, w.inFlightMed, w.limitMed, 100*w.tputShare)
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
+			v["readings"] = float64(w.n)
+			v["completions_share"] = decimal.Round(w.tputShare, 2)
 		case degradedAfterLosses:
 			sum = fmt.Sprintf("%s, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand, after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
 				w.fellTo(), w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
