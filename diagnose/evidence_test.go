@@ -1537,6 +1537,32 @@ func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
 	}
 }
 
+// TestAShortIncidentInsideSwingsIsFound: a short incident read reading by
+// reading splits an oscillating episode as it does a healthy one
+// (splitEpisode). go-concurrency-limits' Vegas, driven in virtual time over
+// a downstream of 60 read every 15 s, swings 21–29 regrowing after a
+// capacity incident, and its windows read oscillating through a third one
+// (minute 30 to 31), in which its limit fell from 21 to 2.
+func TestAShortIncidentInsideSwingsIsFound(t *testing.T) {
+	c := incidentEdges{"gcl-vegas-capacity-lost-a-minute-inside-swings-15s.csv", "for 3 readings in a row", 30 * time.Minute, 31 * time.Minute}
+	c.check(t)
+	r, zero, _, in, _, _ := c.judge(t)
+	if len(in) != 1 {
+		return
+	}
+	if start, end := in[0].Start.Sub(zero), in[0].End.Sub(zero); start != 30*time.Minute+15*time.Second || end != 31*time.Minute+15*time.Second {
+		t.Errorf("%s: degraded %v–%v, want 30m15s–31m15s: %s", c.file, start, end, describeFindings(r.Findings, r.Start, 0))
+	}
+	var before, after bool
+	for _, f := range r.Findings {
+		before = before || f.Class == Oscillating && f.End.Equal(in[0].Start)
+		after = after || f.Class == Oscillating && f.Start.Equal(in[0].End)
+	}
+	if !before || !after {
+		t.Errorf("%s: want the oscillating episode split around the incident (before %v, after %v): %s", c.file, before, after, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
 // TestAReadingWithoutASuccessCompletedNone: a reading without an RTT that
 // lost requests completed none only where its in-flight would have
 // completed silentExpected or more at its level's RTT; fewer, and no
@@ -1821,7 +1847,7 @@ func TestCapacityLostQueueBeforeLosses(t *testing.T) {
 // floor through a capacity incident (minutes 8–12), and the window after
 // it, swinging twice as it regrew, read oscillating for 75 s on that
 // count. Its Gradient2 over a downstream of 60 lost capacity three times
-// for 2–4 minutes, each found inside healthy windows (splitHealthy) whose
+// for 2–4 minutes, each found inside healthy windows (splitEpisode) whose
 // medians, 23, 10 and 35 between calm levels of 65–77, read as a slow
 // swing for the last 15 minutes of the recording. Each incident is still
 // found with its edges.
