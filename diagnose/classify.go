@@ -2010,11 +2010,11 @@ func (s *Stream) closeWindow(end, until int64) {
 // readings under its load that are fast or lose little again (edge),
 // followed by shortSlowReadings readings neither slow nor lossy, the edge
 // among them, and inside a healthy or oscillating episode is an incident
-// too short to move a window's medians: splitEpisode makes it a degraded-downstream
-// finding. Without the calm after it, a limit stepped down to a smaller
-// downstream that goes on losing 2–4 % a reading (the simulator's Vector
-// ARC, 24 → 6, TestHealthyStepDownIsNamed) made a "run" of the readings
-// between two that lost a little less. The recording's first window
+// too short to move a window's medians: splitEpisode makes it a
+// degraded-downstream finding. Without the calm after it, a limit stepped
+// down to a smaller downstream that goes on losing 2–4 % a reading (the
+// simulator's Vector ARC, 24 → 6, TestHealthyStepDownIsNamed) made a
+// "run" of the readings between two that lost a little less. The recording's first window
 // (warm-up) is not read so. w is the window just judged, committed.
 func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 	sr := &s.slow
@@ -2332,12 +2332,11 @@ func (r *slowRun) pressed(p *point) bool {
 // the real libraries run for real: nothing moved; recordings cut 60, 90
 // and 180 s into an incident (1,216): 2 more found (Vector's ARC read
 // every 5 s); cut in healthy time and the single-episode suite cut every
-// 83 s: nothing moved. An open run (openIncident:
-// the recording ended in it, to just after its last reading) asks only
-// that no other verdict overlaps it: the finding it began in, if any,
-// ends where it began, and a tail no window judged is its own. w, the
-// window judged last, is the evidence's template; r.ref is what the run
-// was judged against.
+// 83 s: nothing moved. An open run (openIncident: the recording ended in
+// it, to just after its last reading) asks only that no other verdict
+// overlaps it: the finding it began in, if any, ends where it began, and
+// a tail no window judged is its own. w, the window judged last, is the
+// evidence's template; r.ref is what the run was judged against.
 func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w windowStats, open bool) []Finding {
 	from, to, ref := r.from, r.to, r.ref
 	at := -1
