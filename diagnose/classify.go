@@ -2065,11 +2065,12 @@ func (sr *slowReader) read(p *point) (ok bool) {
 		cur = &r.ref
 	}
 	timed := p.has&trace.FieldRTT != 0
-	lost, silent := lossShare(p, sr.lossAt), false
-	if !timed {
-		if lost, silent = sr.silentLoss(p, cur); !silent {
-			return false
-		}
+	var lost float64
+	var silent bool
+	if timed {
+		lost = lossShare(p, sr.lossAt)
+	} else if lost, silent = sr.silentLoss(p, cur); !silent {
+		return false
 	}
 	sr.lossAt = p.t
 	slow := timed && p.rtt >= shortSlowRise*cur.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
@@ -2142,8 +2143,9 @@ func (sr *slowReader) silentLoss(p *point, cur *baseline) (lost float64, silent 
 	if p.has&trace.FieldDropped == 0 || !(p.dropped > 0) || !(p.inFlight > 0) || sr.lossAt == 0 || !(cur.rtt > 0) {
 		return 0, false
 	}
-	expected := p.inFlight / (cur.rtt / 1e3) * float64(p.t-sr.lossAt) / 1e9
-	if !(expected >= silentExpected) {
+	// the level's RTT carried into a reading that measured none
+	expected, ok := completions(p, p.t-sr.lossAt, false, cur.rtt)
+	if !ok || !(expected >= silentExpected) {
 		return 0, false
 	}
 	return p.dropped / expected, true
@@ -2228,7 +2230,7 @@ func (f *Finding) endsOnLosses() bool {
 // slow before it the load's, not the downstream's.
 func (r *slowRun) edge(p *point, lost float64) bool {
 	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && (lost < shortLossShare || collapseDrop*p.limit >= r.hi) ||
-		2*r.failing >= r.n && lost < lostMost
+		r.mostlyFailing() && lost < lostMost
 	// loaded: the reading before a run is zero until a calm one was read
 	return p.loaded() && recovered && (r.asLoaded(p) || p.atLimit())
 }
@@ -2243,6 +2245,10 @@ func (r *slowRun) completionShare() float64 {
 	return (r.inFlight / r.rtt) / (r.ref.inFlight / r.ref.rtt) * float64(r.timed) / float64(r.n)
 }
 
+// mostlyFailing reports a run r half or more of whose readings failed
+// more requests than they completed (failingShare).
+func (r *slowRun) mostlyFailing() bool { return 2*r.failing >= r.n }
+
 // excessLost reports a run r mostly of readings that failed more than
 // they completed (failingShare) while it completed more than half of what
 // its level did (collapseDrop): the downstream went on completing, and
@@ -2254,7 +2260,7 @@ func (r *slowRun) completionShare() float64 {
 // downstream of 8 (two read every 15 s, one every second), cut every 83 s,
 // read degraded at their ends.
 func (r *slowRun) excessLost() bool {
-	return 2*r.failing >= r.n && r.completionShare() > collapseDrop
+	return r.mostlyFailing() && r.completionShare() > collapseDrop
 }
 
 // asLoaded reports a reading p with as many requests in flight as the run
@@ -2354,7 +2360,7 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 	}
 	w.class, w.why = Degraded, degradedBrief
 	switch {
-	case 2*r.failing >= r.n:
+	case r.mostlyFailing():
 		w.why = degradedBriefFailing
 	case 2*r.lossy >= r.n:
 		w.why = degradedBriefLossy

@@ -1463,10 +1463,7 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // whose incident no window's medians showed: found by no rule without it.
 func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, c := range []struct {
-		incidentEdges
-		start, end time.Duration // the finding's edges, to the second
-	}{
+	for _, c := range []incidentFinding{
 		// failsafe-go: the reading across the end (11:16) at 4.1 s,
 		// between the incident's 8 s and the 3 s before it
 		{incidentEdges{"failsafe-latency-tripled-3-minutes-reading-across-its-end-15s.csv", "the RTT rose", 8 * time.Minute, 11 * time.Minute}, 8*time.Minute + 14*time.Second, 11*time.Minute + 16*time.Second},
@@ -1477,14 +1474,7 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 		// load nor at its limit (edge)
 		{incidentEdges{"gcl-gradient-capacity-lost-a-minute-reading-across-its-start-15s.csv", "for 4 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8 * time.Minute, 9*time.Minute + 16*time.Second},
 	} {
-		c.check(t)
-		r, _, _, in, _, _ := c.judge(t)
-		if len(in) != 1 {
-			continue
-		}
-		if start, end := in[0].Start.Sub(day).Truncate(time.Second), in[0].End.Sub(day).Truncate(time.Second); start != c.start || end != c.end {
-			t.Errorf("%s: degraded %v–%v, want %v–%v (the readings across its edges): %s", c.file, start, end, c.start, c.end, describeFindings(r.Findings, r.Start, 0))
-		}
+		c.checkFinding(t)
 	}
 	// the reading across the start with demand fallen away (10 in flight
 	// under its limit of 153): the run may have been the load's
@@ -1512,23 +1502,12 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 // across the incident's start. Losses beside completions held as before
 // are a limit's excess timing out, not an incident.
 func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
-	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, c := range []struct {
-		incidentEdges
-		start, end time.Duration // the finding's edges, to the second
-	}{
+	for _, c := range []incidentFinding{
 		{incidentEdges{"gcl-aimd-capacity-lost-a-minute-nothing-completing-15s.csv", "losses outnumbered completions for 4 readings in a row (3 of them completed none)", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 15*time.Second},
 		{incidentEdges{"gcl-gradient2-capacity-lost-a-minute-losses-outnumbering-completions-15s.csv", "losses outnumbered completions for 4 readings", 16 * time.Minute, 17 * time.Minute}, 16*time.Minute + 15*time.Second, 17*time.Minute + 15*time.Second},
 		{incidentEdges{"failsafe-latency-tripled-a-minute-readings-across-its-edges-15s.csv", "the RTT rose", 16 * time.Minute, 17 * time.Minute}, 16*time.Minute + 14*time.Second, 17*time.Minute + 14*time.Second},
 	} {
-		c.check(t)
-		r, _, _, in, _, _ := c.judge(t)
-		if len(in) != 1 {
-			continue
-		}
-		if start, end := in[0].Start.Sub(day).Truncate(time.Second), in[0].End.Sub(day).Truncate(time.Second); start != c.start || end != c.end {
-			t.Errorf("%s: degraded %v–%v, want %v–%v: %s", c.file, start, end, c.start, c.end, describeFindings(r.Findings, r.Start, 0))
-		}
+		c.checkFinding(t)
 	}
 	const healthy = "gcl-gradient2-healthy-excess-timing-out-15s.csv"
 	r := Classify("healthy", readTestdata(t, healthy), Options{})
@@ -1544,19 +1523,15 @@ func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
 // capacity incident, and its windows read oscillating through a third one
 // (minute 30 to 31), in which its limit fell from 21 to 2.
 func TestAShortIncidentInsideSwingsIsFound(t *testing.T) {
-	c := incidentEdges{"gcl-vegas-capacity-lost-a-minute-inside-swings-15s.csv", "for 3 readings in a row", 30 * time.Minute, 31 * time.Minute}
-	c.check(t)
-	r, zero, _, in, _, _ := c.judge(t)
-	if len(in) != 1 {
+	c := incidentFinding{incidentEdges{"gcl-vegas-capacity-lost-a-minute-inside-swings-15s.csv", "for 3 readings in a row", 30 * time.Minute, 31 * time.Minute}, 30*time.Minute + 15*time.Second, 31*time.Minute + 15*time.Second}
+	r, d, ok := c.checkFinding(t)
+	if !ok {
 		return
-	}
-	if start, end := in[0].Start.Sub(zero), in[0].End.Sub(zero); start != 30*time.Minute+15*time.Second || end != 31*time.Minute+15*time.Second {
-		t.Errorf("%s: degraded %v–%v, want 30m15s–31m15s: %s", c.file, start, end, describeFindings(r.Findings, r.Start, 0))
 	}
 	var before, after bool
 	for _, f := range r.Findings {
-		before = before || f.Class == Oscillating && f.End.Equal(in[0].Start)
-		after = after || f.Class == Oscillating && f.Start.Equal(in[0].End)
+		before = before || f.Class == Oscillating && f.End.Equal(d.Start)
+		after = after || f.Class == Oscillating && f.Start.Equal(d.End)
 	}
 	if !before || !after {
 		t.Errorf("%s: want the oscillating episode split around the incident (before %v, after %v): %s", c.file, before, after, describeFindings(r.Findings, r.Start, 0))
@@ -2028,6 +2003,30 @@ func (c incidentEdges) check(t *testing.T) {
 	if !found {
 		t.Errorf("%s: degraded %v–%v covers %v of the incident %v–%v, under half", c.file, d.Start.Sub(zero), d.End.Sub(zero), coveredBy(in, zero.Add(c.from), zero.Add(c.to)), c.from, c.to)
 	}
+}
+
+// incidentFinding is an incident whose one degraded-downstream finding's
+// edges are known to the second (start, end: from the fixture's day).
+type incidentFinding struct {
+	incidentEdges
+	start, end time.Duration
+}
+
+// checkFinding checks c as incidentEdges.check does and that its finding
+// spans start–end; it returns the result and the finding (ok: there is
+// exactly one to look at).
+func (c incidentFinding) checkFinding(t *testing.T) (r Result, d Finding, ok bool) {
+	t.Helper()
+	c.check(t)
+	r, _, _, in, _, _ := c.judge(t)
+	if len(in) != 1 {
+		return r, Finding{}, false
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if start, end := in[0].Start.Sub(day).Truncate(time.Second), in[0].End.Sub(day).Truncate(time.Second); start != c.start || end != c.end {
+		t.Errorf("%s: degraded %v–%v, want %v–%v: %s", c.file, start, end, c.start, c.end, describeFindings(r.Findings, r.Start, 0))
+	}
+	return r, in[0], true
 }
 
 // judge classifies c's fixture with the default options and scores its
