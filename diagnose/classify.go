@@ -119,6 +119,41 @@ const (
 	// is the median.
 	shortSlowRise     = 2.0
 	shortSlowReadings = 3
+	// shortSlowHold: once such a run is open, a reading goes on with it at
+	// 1.5× the RTT and two thirds of the completions (a window's
+	// degradedRTTRise): a threshold with hysteresis. Such readings in a row
+	// at its end hold the queue the incident left draining, and the first
+	// of them is the one across its end: the finding ends there, as at a
+	// single reading across its end (rose). Read every 5 s, with an RTT of
+	// 2–6 s, go-concurrency-limits' AIMD at 420 over a downstream cut to
+	// 30 % for a minute read 2.1 s before it, 5.2–5.9 s through 40 s of it
+	// and 3.9 s (1.8×) in its last two readings, neither slow nor one
+	// reading across its end, and the incident was found by no rule. Over
+	// the multi-episode incidents, all else unchanged:
+	//   - the simulator's calibration side (1,375): 1 found gained (that
+	//     one), 1 start nearer;
+	//   - its held-out half (446): 2 found gained, both edged (go-
+	//     concurrency-limits' Vegas through 6 minutes of latency read every
+	//     second; Vector's ARC);
+	//   - the real libraries run for real (343): 2 found gained, both
+	//     edged (go-concurrency-limits' Gradient2, failsafe-go);
+	//   - none lost, no edge farther; healthy time read degraded 1–15 s
+	//     more where one was gained.
+	//
+	// Recordings cut 60, 90 and 180 s into an incident (1,216): 4 more
+	// found; the single-episode suite cut every 83 s (9,247): 3 degraded
+	// traces more read degraded at their cut ends, nothing else moved.
+	// Ending the finding at the edge after the draining readings instead:
+	// 4 ends farther by an interval (within an interval + 30 s).
+	//
+	// Not inside a window read oscillating: there the RTT swings with the
+	// limiter's own queue. failsafe-go's queued limiter over a healthy
+	// downstream (C=30, read every 15 s, labelled oscillating) swung 2.7×
+	// with its limit, and held open at 1.5× a run of 8 of its readings
+	// split its oscillating episode (splitEpisode): the queueing limiters'
+	// calibration split read oscillating 90 → 80 %. With the guard the
+	// split is unchanged and every gain above is kept.
+	shortSlowHold = degradedRTTRise
 	// shortLossShare: a reading is part of such an incident too where its
 	// losses make 2 % of its completions or more (twice errorShare, a few
 	// readings judged alone) while the limit stands at half the window's
@@ -1363,6 +1398,9 @@ type slowRun struct {
 	outer     point
 	outerLost float64
 	straddled bool
+	// drain: the first of the readings in a row at its end slow only by
+	// shortSlowHold (0: none)
+	drain int64
 }
 
 // freshRecording is a recording before its first window: no baseline yet.
@@ -2073,7 +2111,14 @@ func (sr *slowReader) read(p *point) (ok bool) {
 		return false
 	}
 	sr.lossAt = p.t
-	slow := timed && p.rtt >= shortSlowRise*cur.rtt && p.inFlight > 0 && shortSlowRise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
+	slowBy := func(rise float64) bool {
+		return timed && p.rtt >= rise*cur.rtt && p.inFlight > 0 && rise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
+	}
+	slow := slowBy(shortSlowRise)
+	// an open run goes on at the lower bar (shortSlowHold): its draining;
+	// not where the window swung, the RTT with the limiter's own queue
+	draining := !slow && r.n > 0 && r.calmAfter == 0 && sr.last.class != Oscillating && slowBy(shortSlowHold)
+	slow = slow || draining
 	failing := silent || lost >= failingShare
 	lossy := failing || lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
 	if r.calmAfter > 0 {
@@ -2096,6 +2141,12 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: sr.calm, beforeLost: sr.calmLost, outer: sr.prior, outerLost: sr.priorLost, ref: sr.ref}
 		}
 		r.n++
+		switch {
+		case lossy || !draining:
+			r.drain = 0
+		case r.drain == 0:
+			r.drain = p.t
+		}
 		r.lossy += oneIf(lossy)
 		r.failing += oneIf(failing)
 		// running means: sums of readings near the float64 range would
@@ -2127,6 +2178,11 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			r.to, r.straddled = p.t, true
 		default:
 			r.n = 0
+		}
+		if r.calmAfter > 0 && r.drain > 0 {
+			// the readings it drained over hold its last requests: the
+			// first of them is across its end
+			r.to = min(r.to, r.drain)
 		}
 	}
 	sr.prior, sr.priorLost = sr.calm, sr.calmLost

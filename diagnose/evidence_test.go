@@ -1459,8 +1459,11 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // its start and ends at the one across its end — where that reading is
 // under the run's load (pressed): demand that fell away across the start
 // is no edge (nor across the end: TestAMinuteOfSlowerDownstreamReadEvery15sIsFound).
-// Each fixture is a third-party limiter run for real, read every 15 s,
-// whose incident no window's medians showed: found by no rule without it.
+// Each fixture is a third-party limiter whose incident no window's
+// medians showed, found by no rule without it: run for real and read every
+// 15 s, or (go-concurrency-limits' AIMD, in virtual time, read every 5 s)
+// draining over the incident's last readings at 1.5× the RTT before it
+// (shortSlowHold), the first of them the one across its end.
 func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, c := range []incidentFinding{
@@ -1473,6 +1476,10 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 		// requests with in-flight off its limit, neither under the run's
 		// load nor at its limit (edge)
 		{incidentEdges{"gcl-gradient-capacity-lost-a-minute-reading-across-its-start-15s.csv", "for 4 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8 * time.Minute, 9*time.Minute + 16*time.Second},
+		// its AIMD read every 5 s: the queue drains over the incident's
+		// last two readings, at 1.8× the RTT before it (shortSlowHold),
+		// and the first of them is across its end
+		{incidentEdges{"gcl-aimd-capacity-lost-a-minute-draining-over-its-last-readings-5s.csv", "for 11 readings in a row", 30 * time.Minute, 31 * time.Minute}, 30*time.Minute + 5*time.Second, 30*time.Minute + 50*time.Second},
 	} {
 		c.checkFinding(t)
 	}
@@ -1488,6 +1495,15 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 	})
 	if in := degradedDuring(r, day.Add(8*time.Minute), day.Add(9*time.Minute)); len(in) > 0 {
 		t.Errorf("%s, 10 in flight at 08:00: want no degraded finding: %s", file, describeFindings(r.Findings, r.Start, 0))
+	}
+	// failsafe-go's queued limiter, run for real over a healthy downstream
+	// of 30 read every 15 s, swings its RTT 2.7× with its own queue: a run
+	// held open at 1.5× would read 8 of its readings an incident, so a
+	// window read oscillating holds none open (shortSlowHold)
+	const swinging = "failsafe-queued-healthy-swinging-with-its-queue-15s.csv"
+	r = Classify("swinging", readTestdata(t, swinging), Options{})
+	if in := degradedDuring(r, r.Start, r.End); len(in) > 0 {
+		t.Errorf("%s: its RTT swings with its own queue: want no degraded finding: %s", swinging, describeFindings(r.Findings, r.Start, 0))
 	}
 }
 
