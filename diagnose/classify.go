@@ -164,6 +164,39 @@ const (
 	// libraries' incidents read every 15 s 82 → 85 %; no single-episode
 	// verdict moved.
 	shortLossShare = 0.02
+	// quietChance and quietEnough: once a run mostly of lossy readings is
+	// open with the limit still at half or less, a reading that lost some
+	// but under shortLossShare goes on with it where its losses are within
+	// quietChance standard deviations of what the run's loss share would
+	// lose of its completions (Poisson: expected − 2√expected), and readings
+	// that lost fewer, or none, hold it open until they were expected to
+	// lose quietEnough in all: a run still losing at its share loses none
+	// over them by chance e^-3 ≈ 5 % of the time. The first of them is the
+	// run's end. A limiter pinned at its floor completes few requests a
+	// reading, and a downstream failing 5 % of them loses 1–2 a reading:
+	// our gradient limiter at 4 over a downstream cut from 150 to 45,
+	// read every 5 s, lost 1, 1, 1, 1, 1, 2, 0, 1, 2 of ~33 (3–6 %), and
+	// the reading that lost none by chance ended the run 35 s in; read
+	// every 15 s, one that lost 1 of ~95 (1 %) split 4 minutes of it into
+	// runs that each read as a level. Over the multi-episode incidents, all
+	// else unchanged:
+	//   - the simulator's calibration side (1,375): 4 found gained, each
+	//     with both edges within an interval + 30 s, none lost, no edge
+	//     farther; healthy time read degraded 35 s more (the readings
+	//     across their edges), read oscillating 295 s less;
+	//   - its held-out half (446) and the real libraries run for real
+	//     (343): nothing moved.
+	//
+	// Recordings cut 60, 90 and 180 s into an incident (1,216), with
+	// splitEpisode's runs across episodes: 4 more found, each edged
+	// (Vector's ARC over a downstream of 8 read every 5 s ×2, ours ×2);
+	// cut in healthy time (3,677) and the single-episode suite cut every
+	// 83 s (9,247): nothing moved. Holding a run open through any reading within chance of its share,
+	// one that lost none included: 4 found too, 1 lost, and healthy time
+	// read degraded 690 s more (our gradient limiter regrowing from its
+	// floor for minutes after a minute lost at 5 s, losing none).
+	quietChance = 2.0
+	quietEnough = 3.0
 	// failingShare and silentExpected: a reading is part of such an
 	// incident too, wherever the limit sits, where its losses outnumber its
 	// completions, or where it completed none while losing (no RTT: the RTT
@@ -1401,6 +1434,12 @@ type slowRun struct {
 	// drain: the first of the readings in a row at its end slow only by
 	// shortSlowHold (0: none)
 	drain int64
+	// quiet: the first of the readings in a row at its end that lost
+	// fewer than its loss share makes likely (0: none), how many they are
+	// and how many they were expected to lose (quietEnough)
+	quiet         int64
+	quietN        int
+	quietExpected float64
 }
 
 // freshRecording is a recording before its first window: no baseline yet.
@@ -2047,7 +2086,7 @@ func (s *Stream) closeWindow(end, until int64) {
 // of shortSlowReadings or more that spans MinAutoWindow, bounded by
 // readings under its load that are fast or lose little again (edge),
 // followed by shortSlowReadings readings neither slow nor lossy, the edge
-// among them, and inside a healthy or oscillating episode is an incident
+// among them, and inside healthy or oscillating episodes is an incident
 // too short to move a window's medians: splitEpisode makes it a
 // degraded-downstream finding. Without the calm after it, a limit stepped
 // down to a smaller downstream that goes on losing 2–4 % a reading (the
@@ -2087,9 +2126,11 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 // little again (edge) — or by the reading beyond one taken across the
 // run's start or end (rose) — followed by shortSlowReadings readings
 // neither slow nor lossy, the edge among them, is an incident: read
-// reports it (ok) and keeps it in sr.done. A reading without in-flight or
-// a limit is skipped, and one without an RTT unless it completed none
-// while losing requests (silentLoss).
+// reports it (ok) and keeps it in sr.done. An open run goes on through
+// readings that drain its queue (shortSlowHold) or lost under its share by
+// chance (lossByChance), and ends at the first of those at its end. A
+// reading without in-flight or a limit is skipped, and one without an RTT
+// unless it completed none while losing requests (silentLoss).
 func (sr *slowReader) read(p *point) (ok bool) {
 	if !p.loaded() {
 		return false
@@ -2105,6 +2146,7 @@ func (sr *slowReader) read(p *point) (ok bool) {
 	timed := p.has&trace.FieldRTT != 0
 	var lost float64
 	var silent bool
+	since := sr.lossAt
 	if timed {
 		lost = lossShare(p, sr.lossAt)
 	} else if lost, silent = sr.silentLoss(p, cur); !silent {
@@ -2121,6 +2163,12 @@ func (sr *slowReader) read(p *point) (ok bool) {
 	slow = slow || draining
 	failing := silent || lost >= failingShare
 	lossy := failing || lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
+	if !slow && !lossy && timed && r.n > 0 && r.calmAfter == 0 && 2*r.lossy >= r.n && p.limit <= collapseDrop*cur.limit {
+		var held bool
+		if lossy, held = r.lossByChance(p, p.t-since); held {
+			return false
+		}
+	}
 	if r.calmAfter > 0 {
 		// a closed run waits for shortSlowReadings calm readings in all
 		// before it is an incident; one more slow or lossy reading first,
@@ -2141,6 +2189,7 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: sr.calm, beforeLost: sr.calmLost, outer: sr.prior, outerLost: sr.priorLost, ref: sr.ref}
 		}
 		r.n++
+		r.quiet, r.quietN, r.quietExpected = 0, 0, 0
 		switch {
 		case lossy || !draining:
 			r.drain = 0
@@ -2184,10 +2233,43 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			// first of them is across its end
 			r.to = min(r.to, r.drain)
 		}
+		if r.calmAfter > 0 && r.quiet > 0 {
+			// the readings that lost fewer than its share: the first of
+			// them is its end, and they are calm readings after it
+			r.to = min(r.to, r.quiet)
+			r.calmAfter += r.quietN - 1
+		}
 	}
 	sr.prior, sr.priorLost = sr.calm, sr.calmLost
 	sr.calm, sr.calmLost = *p, lost
 	return ok
+}
+
+// lossByChance judges a reading p of an open run r mostly of lossy
+// readings, at half its level's limit or less, that lost under
+// shortLossShare since the reading dt before it: lossy where it lost some
+// and within quietChance standard deviations of what r's loss share
+// would lose of its completions (Little's law), or held, a quiet reading
+// the run goes on through, until the quiet readings in a row were
+// expected to lose quietEnough. The one that makes them enough is
+// neither, and the run ends at the first of them (read).
+func (r *slowRun) lossByChance(p *point, dt int64) (lossy, held bool) {
+	done, ok := completions(p, dt, false, 0)
+	if !ok || !(done > 0) || p.has&trace.FieldDropped == 0 {
+		return false, false
+	}
+	expected := r.lost * done
+	if p.dropped > 0 && p.dropped >= expected-quietChance*math.Sqrt(expected) {
+		return true, false
+	}
+	if r.quiet == 0 {
+		r.quiet = p.t
+	}
+	r.quietN++
+	if r.quietExpected += expected; r.quietExpected < quietEnough {
+		return false, true
+	}
+	return false, false
 }
 
 // silentLoss reports a reading p that measured no RTT while it lost
@@ -2377,10 +2459,19 @@ func (r *slowRun) pressed(p *point) bool {
 }
 
 // splitEpisode makes the run r, ending at to (the first reading after
-// it), a degraded-downstream finding in fs where one healthy or
-// oscillating finding holds all of it: that finding is split around it, a
-// slowdown or losses it noted from the run's window dropped from both
-// halves (noteKept), and the run counts as a degraded window in counts.
+// it), a degraded-downstream finding in fs where healthy or oscillating
+// findings hold all of it: the first ends where it begins and the last
+// begins where it ends, any between are the run's, a slowdown or losses
+// they noted from the run's window dropped from both (noteKept), and the
+// run counts as a degraded window in counts. A run across two episodes'
+// edge: go-concurrency-limits' Vegas, read every 15 s, fell from 24 to 1
+// through three minutes of capacity lost, across the end of an
+// oscillating episode and into a healthy one at its floor, and was found
+// by no rule; over the multi-episode incidents of the simulator's
+// calibration side, with lossByChance: 1 found gained (that one), edged,
+// and 555 s of healthy time read oscillating no more (its regrowth);
+// nothing else moved, nor in the held-out half, the real libraries or
+// the cut recordings.
 // An oscillating one too: the limit's fall and regrowth around a short
 // incident are swings a window counts, and a limiter swinging after an
 // incident (Vector's ARC over a downstream of 8 at 1–8, go-concurrency-
@@ -2401,17 +2492,21 @@ func (r *slowRun) pressed(p *point) bool {
 // evidence's template; r.ref is what the run was judged against.
 func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w windowStats, open bool) []Finding {
 	from, to, ref := r.from, r.to, r.ref
-	at := -1
+	// at and last: the first and last verdict findings it overlaps
+	at, last := -1, -1
 	for i, f := range fs {
 		if Rank(f.Class) == 0 || !f.Start.Before(time.Unix(0, to)) || !time.Unix(0, from).Before(f.End) {
 			continue
 		}
-		if f.Class != Healthy && f.Class != Oscillating || at >= 0 || f.Start.UnixNano() > from || !open && f.End.UnixNano() < to {
+		if f.Class != Healthy && f.Class != Oscillating || at < 0 && f.Start.UnixNano() > from {
 			return fs
 		}
-		at = i
+		if at < 0 {
+			at = i
+		}
+		last = i
 	}
-	if at < 0 && !open {
+	if at < 0 && !open || at >= 0 && !open && fs[last].End.UnixNano() < to {
 		return fs
 	}
 	w.class, w.why = Degraded, degradedBrief
@@ -2443,28 +2538,34 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 	if at < 0 {
 		return append(fs, d)
 	}
-	h := fs[at]
-	before, after := h, h
+	before, after := fs[at], fs[last]
 	before.End, after.Start = d.Start, d.End
-	keepBefore, keepAfter := s.noteKept(h.slowFrom, from, to)
-	if !keepBefore {
+	if keep, _ := s.noteKept(before.slowFrom, from, to); !keep {
 		before.slowShare = 0
 	}
-	if !keepAfter {
+	if _, keep := s.noteKept(after.slowFrom, from, to); !keep {
 		after.slowShare = 0
 	}
-	if keepBefore, keepAfter = s.noteKept(h.lossiest, from, to); !keepBefore {
+	if keep, _ := s.noteKept(before.lossiest, from, to); !keep {
 		before.lostMax = 0
 	}
-	if !keepAfter {
+	if _, keep := s.noteKept(after.lossiest, from, to); !keep {
 		after.lostMax = 0
 	}
-	tail := []Finding{d}
+	// the verdicts between are the run's; the findings of no verdict
+	// there (stale-rtt-min) stay
+	var tail []Finding
+	for _, f := range fs[at+1 : last+1] {
+		if Rank(f.Class) == 0 {
+			tail = append(tail, f)
+		}
+	}
+	tail = append(tail, d)
 	if after.Start.Before(after.End) {
 		tail = append(tail, after)
 	}
-	tail = append(tail, fs[at+1:]...)
-	if !before.Start.Before(before.End) && open {
+	tail = append(tail, fs[last+1:]...)
+	if !before.Start.Before(before.End) {
 		return append(fs[:at], tail...)
 	}
 	return append(append(fs[:at], before), tail...)
