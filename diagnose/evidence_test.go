@@ -1576,13 +1576,17 @@ func TestAShortIncidentInsideSwingsIsFound(t *testing.T) {
 // gradient limiter over a downstream of 150 cut to 45 with 5 % errors,
 // each found by no rule without it: read every 15 s, twice (5 and 4
 // minutes; in the second, one reading lost 1 of ~95); read every 5 s,
-// one minute (two readings at its end lost none, 3.2 expected).
+// one minute (two readings at its end lost none, 3.2 expected); and
+// go-concurrency-limits' Vegas read every 5 s, one minute.
 func TestLossesAtAFloorByChanceHoldTheIncident(t *testing.T) {
 	const floor15 = "gradient-capacity-lost-at-its-floor-losing-a-few-a-reading-15s.csv"
 	for _, c := range []incidentFinding{
 		{incidentEdges{floor15, "for 20 readings in a row", 20 * time.Minute, 25 * time.Minute}, 20*time.Minute + 15*time.Second, 25*time.Minute + 15*time.Second},
 		{incidentEdges{floor15, "for 16 readings in a row", 31 * time.Minute, 35 * time.Minute}, 31*time.Minute + 15*time.Second, 35*time.Minute + 15*time.Second},
 		{incidentEdges{"gradient-capacity-lost-a-minute-at-its-floor-5s.csv", "for 9 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 5*time.Second, 8*time.Minute + 55*time.Second},
+		// go-concurrency-limits' Vegas, in virtual time over a downstream
+		// of 20: at 4, 4 lost of ~230 (1.7 %) where its run lost 6 %
+		{incidentEdges{"gcl-vegas-capacity-lost-a-minute-losing-fewer-by-chance-5s.csv", "for 12 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 5*time.Second, 9*time.Minute + 5*time.Second},
 	} {
 		c.checkFinding(t)
 	}
@@ -1590,7 +1594,7 @@ func TestLossesAtAFloorByChanceHoldTheIncident(t *testing.T) {
 
 // TestALossByChanceIsJudgedOnTheRunsShare: a reading that lost under
 // shortLossShare in a run losing 5 % is lossy where it lost some within
-// two standard deviations of what the run's share expects; one that lost
+// three standard deviations of what the run's share expects; one that lost
 // fewer is quiet, held while the quiet readings in a row were expected to
 // lose under quietEnough, and the run ends at the first of them.
 func TestALossByChanceIsJudgedOnTheRunsShare(t *testing.T) {
@@ -1613,6 +1617,8 @@ func TestALossByChanceIsJudgedOnTheRunsShare(t *testing.T) {
 		{"none of 33 lost, 1.7 expected: held", at(0), 5 * s, 0, 0, false, true, 60 * s},
 		{"none of 33 lost after one such: 3.3 expected, ends at the first", at(0), 5 * s, 55 * s, 1.67, false, false, 55 * s},
 		{"1 of 33 lost after one such: within chance", at(1), 5 * s, 55 * s, 1.67, true, false, 55 * s},
+		{"4 of 232 lost, 11.6 expected: 2.2 standard deviations under, within chance", point{t: 60 * s, has: has, limit: 4, inFlight: 4, rtt: 86.2, dropped: 4}, 5 * s, 0, 0, true, false, 0},
+		{"1 of 232 lost: 3.1 standard deviations under, the run ends here", point{t: 60 * s, has: has, limit: 4, inFlight: 4, rtt: 86.2, dropped: 1}, 5 * s, 0, 0, false, false, 60 * s},
 	} {
 		r := slowRun{lost: 0.05, quiet: c.quiet, quietExpected: c.quietExpected, quietN: oneIf(c.quiet > 0)}
 		lossy, held := r.lossByChance(&c.p, c.dt)
