@@ -2462,38 +2462,36 @@ func (r *slowRun) pressed(p *point) bool {
 	return p.loaded() && (r.asLoaded(p) || p.inFlight >= unboundUtil*p.limit)
 }
 
-// splitEpisode makes the run r, ending at to (the first reading after
-// it), a degraded-downstream finding in fs where healthy or oscillating
-// findings hold all of it: the first ends where it begins and the last
-// begins where it ends, any between are the run's, a slowdown or losses
-// they noted from the run's window dropped from both (noteKept), and the
-// run counts as a degraded window in counts. A run across two episodes'
-// edge: go-concurrency-limits' Vegas, read every 15 s, fell from 24 to 1
-// through three minutes of capacity lost, across the end of an
-// oscillating episode and into a healthy one at its floor, and was found
-// by no rule; over the multi-episode incidents of the simulator's
-// calibration side, with lossByChance: 1 found gained (that one), edged,
-// and 555 s of healthy time read oscillating no more (its regrowth);
-// nothing else moved, nor in the held-out half, the real libraries or
-// the cut recordings.
-// An oscillating one too: the limit's fall and regrowth around a short
-// incident are swings a window counts, and a limiter swinging after an
-// incident (Vector's ARC over a downstream of 8 at 1–8, go-concurrency-
-// limits' Vegas at its floor) read oscillating over the next one too;
-// over the multi-episode incidents of the simulator's calibration side
-// (1,375): 4 found gained (Vector's ARC ×3, Vegas), each with both edges
-// within an interval + 30 s, none lost, no edge farther, and 755 s of
+// splitEpisode makes the run r, ending at to (the first reading after it), a
+// degraded-downstream finding in fs where healthy or oscillating findings
+// hold all of it: the first ends where it begins and the last begins where
+// it ends, any between are the run's, a slowdown or losses they noted from
+// the run's window dropped from both (noteKept), and the run counts as a
+// degraded window in counts. An oscillating one too: the limit's fall and
+// regrowth around a short incident are swings a window counts, and a limiter
+// swinging after an incident (Vector's ARC over a downstream of 8 at 1–8,
+// go-concurrency-limits' Vegas at its floor) read oscillating over the next
+// one too; over the multi-episode incidents of the simulator's calibration
+// side (1,375): 4 found gained (Vector's ARC ×3, Vegas), each with both
+// edges within an interval + 30 s, none lost, no edge farther, and 755 s of
 // healthy time read oscillating no more (the Vegas regrowing after its
 // incident; 50 s more read degraded, the readings across the incidents'
-// edges); its held-out half (446): 1 found gained (Vector's ARC), edged;
-// the real libraries run for real: nothing moved; recordings cut 60, 90
-// and 180 s into an incident (1,216): 2 more found (Vector's ARC read
-// every 5 s); cut in healthy time and the single-episode suite cut every
-// 83 s: nothing moved. An open run (openIncident: the recording ended in
-// it, to just after its last reading) asks only that no other verdict
-// overlaps it: the finding it began in, if any, ends where it began, and
-// a tail no window judged is its own. w, the window judged last, is the
-// evidence's template; r.ref is what the run was judged against.
+// edges); its held-out half (446): 1 found gained (Vector's ARC), edged; the
+// real libraries run for real: nothing moved; recordings cut 60, 90 and 180
+// s into an incident (1,216): 2 more found (Vector's ARC read every 5 s);
+// cut in healthy time and the single-episode suite cut every 83 s: nothing
+// moved. Across two episodes' edge too: go-concurrency-limits' Vegas, read
+// every 15 s, fell from 24 to 1 through three minutes of capacity lost,
+// across the end of an oscillating episode and into a healthy one at its
+// floor, and was found by no rule; over the same incidents, with
+// lossByChance: 1 found gained (that one), edged, and 555 s of healthy time
+// read oscillating no more (its regrowth); nothing else moved, nor in the
+// held-out half, the real libraries or the cut recordings. An open run
+// (openIncident: the recording ended in it, to just after its last reading)
+// asks only that no other verdict overlaps it: the finding it began in, if
+// any, ends where it began, and a tail no window judged is its own. w, the
+// window judged last, is the evidence's template; r.ref is what the run was
+// judged against.
 func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w windowStats, open bool) []Finding {
 	from, to, ref := r.from, r.to, r.ref
 	// at and last: the first and last verdict findings it overlaps
@@ -2510,7 +2508,7 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 		}
 		last = i
 	}
-	if at < 0 && !open || at >= 0 && !open && fs[last].End.UnixNano() < to {
+	if !open && (at < 0 || fs[last].End.UnixNano() < to) {
 		return fs
 	}
 	w.class, w.why = Degraded, degradedBrief
