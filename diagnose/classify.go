@@ -2152,22 +2152,19 @@ func (sr *slowReader) read(p *point) (ok bool) {
 	var silent bool
 	since := sr.lossAt
 	if timed {
-		lost = lossShare(p, sr.lossAt)
+		lost = lossShare(p, since)
 	} else if lost, silent = sr.silentLoss(p, cur); !silent {
 		return false
 	}
 	sr.lossAt = p.t
-	slowBy := func(rise float64) bool {
-		return timed && p.rtt >= rise*cur.rtt && p.inFlight > 0 && rise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
-	}
-	slow := slowBy(shortSlowRise)
+	slow := p.slowerBy(shortSlowRise, cur)
 	// an open run goes on at the lower bar (shortSlowHold): its draining;
 	// not where the window swung, the RTT with the limiter's own queue
-	draining := !slow && r.n > 0 && r.calmAfter == 0 && sr.last.class != Oscillating && slowBy(shortSlowHold)
+	draining := !slow && r.running() && sr.last.class != Oscillating && p.slowerBy(shortSlowHold, cur)
 	slow = slow || draining
 	failing := silent || lost >= failingShare
 	lossy := failing || lost >= shortLossShare && p.limit <= collapseDrop*cur.limit
-	if !slow && !lossy && timed && r.n > 0 && r.calmAfter == 0 && 2*r.lossy >= r.n && p.limit <= collapseDrop*cur.limit {
+	if !slow && !lossy && timed && r.running() && r.mostlyLossy() && p.limit <= collapseDrop*cur.limit {
 		var held bool
 		if lossy, held = r.lossByChance(p, p.t-since); held {
 			return false
@@ -2218,7 +2215,7 @@ func (sr *slowReader) read(p *point) (ok bool) {
 		r.at = p.t
 		return ok
 	}
-	if r.n > 0 && r.calmAfter == 0 {
+	if r.running() {
 		from, rose := r.rose()
 		long := r.n >= shortSlowReadings && p.t-from >= int64(MinAutoWindow) && rose && !r.excessLost()
 		switch {
@@ -2371,7 +2368,7 @@ func (f *Finding) endsOnLosses() bool {
 // A reading with fewer in flight is demand that fell, and the RTT that was
 // slow before it the load's, not the downstream's.
 func (r *slowRun) edge(p *point, lost float64) bool {
-	recovered := shortSlowRise*p.rtt <= r.rtt || 2*r.lossy >= r.n && (lost < shortLossShare || collapseDrop*p.limit >= r.hi) ||
+	recovered := shortSlowRise*p.rtt <= r.rtt || r.mostlyLossy() && (lost < shortLossShare || collapseDrop*p.limit >= r.hi) ||
 		r.mostlyFailing() && lost < lostMost
 	// loaded: the reading before a run is zero until a calm one was read
 	return p.loaded() && recovered && (r.asLoaded(p) || p.atLimit())
@@ -2390,6 +2387,20 @@ func (r *slowRun) completionShare() float64 {
 // mostlyFailing reports a run r half or more of whose readings failed
 // more requests than they completed (failingShare).
 func (r *slowRun) mostlyFailing() bool { return 2*r.failing >= r.n }
+
+// mostlyLossy reports a run r half or more of whose readings were lossy
+// (failing ones among them).
+func (r *slowRun) mostlyLossy() bool { return 2*r.lossy >= r.n }
+
+// running reports a run r open: readings in it, none calm after it yet.
+func (r *slowRun) running() bool { return r.n > 0 && r.calmAfter == 0 }
+
+// slowerBy reports a reading p with an RTT whose RTT stood at rise times
+// the level cur's or more while it completed (in-flight / RTT) 1/rise of
+// the level's or fewer: the downstream answered at 1/rise the pace.
+func (p *point) slowerBy(rise float64, cur *baseline) bool {
+	return p.has&trace.FieldRTT != 0 && p.rtt >= rise*cur.rtt && p.inFlight > 0 && rise*p.inFlight*cur.rtt <= cur.inFlight*p.rtt
+}
 
 // excessLost reports a run r mostly of readings that failed more than
 // they completed (failingShare) while it completed more than half of what
@@ -2515,7 +2526,7 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 	switch {
 	case r.mostlyFailing():
 		w.why = degradedBriefFailing
-	case 2*r.lossy >= r.n:
+	case r.mostlyLossy():
 		w.why = degradedBriefLossy
 	}
 	w.start, w.end, w.bound = from, to, from

@@ -1600,8 +1600,9 @@ func TestLossesAtAFloorByChanceHoldTheIncident(t *testing.T) {
 func TestALossByChanceIsJudgedOnTheRunsShare(t *testing.T) {
 	const s = int64(time.Second)
 	has := trace.FieldLimit | trace.FieldInFlight | trace.FieldRTT | trace.FieldDropped
-	at := func(dropped float64) point {
-		return point{t: 60 * s, has: has, limit: 4, inFlight: 4, rtt: 600, dropped: dropped}
+	// 4 in flight at an RTT of rtt ms, dropped lost
+	at := func(rtt, dropped float64) point {
+		return point{t: 60 * s, has: has, limit: 4, inFlight: 4, rtt: rtt, dropped: dropped}
 	}
 	for _, c := range []struct {
 		name          string
@@ -1612,13 +1613,13 @@ func TestALossByChanceIsJudgedOnTheRunsShare(t *testing.T) {
 		lossy, held   bool
 		wantQuiet     int64
 	}{
-		{"1 of 100 lost, 5 expected: within chance", at(1), 15 * s, 0, 0, true, false, 0},
-		{"none of 100 lost, 5 expected: the run ends here", at(0), 15 * s, 0, 0, false, false, 60 * s},
-		{"none of 33 lost, 1.7 expected: held", at(0), 5 * s, 0, 0, false, true, 60 * s},
-		{"none of 33 lost after one such: 3.3 expected, ends at the first", at(0), 5 * s, 55 * s, 1.67, false, false, 55 * s},
-		{"1 of 33 lost after one such: within chance", at(1), 5 * s, 55 * s, 1.67, true, false, 55 * s},
-		{"4 of 232 lost, 11.6 expected: 2.2 standard deviations under, within chance", point{t: 60 * s, has: has, limit: 4, inFlight: 4, rtt: 86.2, dropped: 4}, 5 * s, 0, 0, true, false, 0},
-		{"1 of 232 lost: 3.1 standard deviations under, the run ends here", point{t: 60 * s, has: has, limit: 4, inFlight: 4, rtt: 86.2, dropped: 1}, 5 * s, 0, 0, false, false, 60 * s},
+		{"1 of 100 lost, 5 expected: within chance", at(600, 1), 15 * s, 0, 0, true, false, 0},
+		{"none of 100 lost, 5 expected: the run ends here", at(600, 0), 15 * s, 0, 0, false, false, 60 * s},
+		{"none of 33 lost, 1.7 expected: held", at(600, 0), 5 * s, 0, 0, false, true, 60 * s},
+		{"none of 33 lost after one such: 3.3 expected, ends at the first", at(600, 0), 5 * s, 55 * s, 1.67, false, false, 55 * s},
+		{"1 of 33 lost after one such: within chance", at(600, 1), 5 * s, 55 * s, 1.67, true, false, 55 * s},
+		{"4 of 232 lost, 11.6 expected: 2.2 standard deviations under, within chance", at(86.2, 4), 5 * s, 0, 0, true, false, 0},
+		{"1 of 232 lost: 3.1 standard deviations under, the run ends here", at(86.2, 1), 5 * s, 0, 0, false, false, 60 * s},
 	} {
 		r := slowRun{lost: 0.05, quiet: c.quiet, quietExpected: c.quietExpected, quietN: oneIf(c.quiet > 0)}
 		lossy, held := r.lossByChance(&c.p, c.dt)
@@ -1626,7 +1627,7 @@ func TestALossByChanceIsJudgedOnTheRunsShare(t *testing.T) {
 			t.Errorf("%s: lossy %v, held %v, quiet from %ds; want %v, %v, %ds", c.name, lossy, held, r.quiet/s, c.lossy, c.held, c.wantQuiet/s)
 		}
 	}
-	p := at(3)
+	p := at(600, 3)
 	p.has &^= trace.FieldDropped
 	r := slowRun{lost: 0.05}
 	if lossy, held := r.lossByChance(&p, 15*s); lossy || held || r.quiet != 0 {
