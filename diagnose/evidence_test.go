@@ -1532,6 +1532,37 @@ func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
 	}
 }
 
+// TestAnOvershootAfterAnIncidentIsNotThatIncident: a gradient whose min
+// RTT was measured during a latency incident overshoots the downstream
+// that came back, queueing at it with the incident's RTT and losing to
+// timeouts until its next measurement; the incident ends where the
+// overshoot begins (overshootStart). The simulator's Envoy-style
+// controller, read every 5 s and every 15 s, its overshoot on both sides
+// of a min-RTT measurement, and, read every second, running to its
+// maximum inside the incident with nothing completing: that is no
+// overshoot of a downstream that came back, and the incident's end stays
+// after it.
+func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
+	for _, c := range []incidentFinding{
+		{incidentEdges{"envoy-latency-overshoot-after-it-5s.csv", "min RTT rose 3.21×", 8 * time.Minute, 10 * time.Minute}, 8*time.Minute + 5*time.Second, 10*time.Minute + 5*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-after-it-15s.csv", "losses made 53.8% of completions", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 15*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-across-a-remeasurement-5s.csv", "losses made 63.2% of completions", 8 * time.Minute, 15 * time.Minute}, 8 * time.Minute, 15*time.Minute + 5*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-inside-it-1s.csv", "turned away 89% of demand", 30 * time.Minute, 37 * time.Minute}, 30*time.Minute + 2*time.Second, 37*time.Minute + 6*time.Second},
+	} {
+		r, _, ok := c.checkFinding(t)
+		if !ok {
+			continue
+		}
+		// the overshoot's minute after the incident reads healthy
+		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for at := c.to + 30*time.Second; at < c.to+90*time.Second; at += 15 * time.Second {
+			if got := verdictAt(r, day.Add(at)); got != Healthy {
+				t.Errorf("%s: at %v, after the incident, the verdict is %s, want healthy: %s", c.file, at, got, describeFindings(r.Findings, r.Start, 0))
+			}
+		}
+	}
+}
+
 // TestAShortIncidentInsideSwingsIsFound: a short incident read reading by
 // reading splits an oscillating episode as it does a healthy one
 // (splitEpisode), and one that spans the end of one episode and the start
@@ -2253,6 +2284,18 @@ func degradedDuring(r Result, from, to time.Time) []Finding {
 		}
 	}
 	return in
+}
+
+// verdictAt is the verdict of the finding in r covering at (the last
+// such), insufficient-data where none does.
+func verdictAt(r Result, at time.Time) Class {
+	got := Insufficient
+	for _, f := range r.Findings {
+		if Rank(f.Class) > 0 && !at.Before(f.Start) && at.Before(f.End) {
+			got = f.Class
+		}
+	}
+	return got
 }
 
 // coveredBy is how much of [from, to) the findings fs cover (fs do not

@@ -662,14 +662,8 @@ func timeLabelledCorrectly(e episodeTrace) float64 {
 		if near {
 			continue
 		}
-		got := Insufficient
-		for _, f := range r.Findings {
-			if Rank(f.Class) > 0 && !smp.Time.Before(f.Start) && smp.Time.Before(f.End) {
-				got = f.Class
-			}
-		}
 		scored++
-		if got == want {
+		if verdictAt(r, smp.Time) == want {
 			good++
 		}
 	}
@@ -817,8 +811,11 @@ func incidentsFound(e episodeTrace) (n, found, edged int) {
 // a latency rise under a limit that climbed below its level, or with fewer
 // requests in flight than the downstream took at a calm RTT, reads slower
 // (slowerFar: AIMD 75.3 → 76.6 %, found 92.2 → 93.5 %; Vector's ARC 83.5 →
-// 86.1 %), and the edged ratchet from 72 to 74 %.
-var incidentFloor = struct{ found, edged float64 }{0.87, 0.74}
+// 86.1 %), and the edged ratchet from 72 to 74 %; edged 84.4–98.8 % since
+// an episode's end goes back to where the limiter overshot the downstream
+// that came back (overshootStart: Envoy's 79.1 → 86.6 %), and the edged
+// ratchet from 74 to 82 % (AIMD's 84.4 % less two incidents).
+var incidentFloor = struct{ found, edged float64 }{0.87, 0.82}
 
 // judgeIncidents logs, per family and sample interval, the share of
 // incidents found and edged, and returns each family's shares.
