@@ -1058,6 +1058,21 @@ type Finding struct {
 	// lastLost: the episode's last window was decided on losses
 	// (lostCapacity)
 	lastLost bool
+	// over: a standing-queue finding of a limiter that overshot the
+	// downstream that came back after an incident (overshootStart)
+	over *overshoot
+}
+
+// overshoot is where a limiter overshot the downstream that came back
+// after a degraded episode (overshootStart): its readings [from, to), the
+// highest limit and the median in-flight of those that overshot, the calm
+// levels they were judged against, the min RTT they ran on (0: not
+// measured) and the requests lost over them (-1: not measured).
+type overshoot struct {
+	from, to                   int64
+	peak, inFlight             float64
+	calmLimit, calmInFlight    float64
+	rttMin, rttMinBefore, lost float64
 }
 
 // Unreachable names a verdict the data cannot support, and why.
@@ -3061,6 +3076,7 @@ func strength(w windowStats) float64 {
 // where the series changed, not on the window edge.
 func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 	prev := lastVerdict(fs)
+	var over *overshoot
 	fs = addFinding(fs, w.class, w, strength(w))
 	if prev >= 0 && fs[prev].Class != w.class && fs[prev].End.UnixNano() == w.bound {
 		start := fs[prev].Start.UnixNano()
@@ -3093,8 +3109,8 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 			if ok {
 				edge = cut
 			}
-			if over, moved := s.overshootStart(start, edge); moved {
-				cut, ok = over, true
+			if o, moved := s.overshootStart(start, edge); moved {
+				cut, ok, over = o.from, true, &o
 			}
 		}
 		if ok {
@@ -3115,6 +3131,11 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 				fs[len(fs)-1].slowShare = 0
 			}
 		}
+	}
+	if over != nil {
+		// named, not judged: the healthy episode holds it
+		f := Finding{Class: StandingQueue, Start: time.Unix(0, over.from).UTC(), End: time.Unix(0, over.to).UTC(), Severity: SeverityOf(StandingQueue), windows: 1, w: w, over: over}
+		fs = append(fs, f)
 	}
 	return fs
 }
@@ -3304,9 +3325,9 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 // it (an overshoot that completed nothing, 88 s early); taking every
 // measurement before the overshoot took the one the limiter pinned during
 // the incident (60 s early).
-func (s *Stream) overshootStart(lo, cut int64) (int64, bool) {
+func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	if !(s.calmHigh > 0) || !(s.calmInFlight > 0) {
-		return cut, false
+		return overshoot{}, false
 	}
 	pts := s.buf[s.head:]
 	i0, i := firstAt(pts, lo), firstAt(pts, cut)
@@ -3331,18 +3352,32 @@ func (s *Stream) overshootStart(lo, cut int64) (int64, bool) {
 		k++
 	}
 	if n < overshootReadings || n < after || k-i0 < shortSlowReadings {
-		return cut, false
+		return overshoot{}, false
 	}
 	// its pace against the episode's before it
 	pace := s.pace(pts[i0:k], shortSlowReadings, func(p *point) bool { return p.loaded() && p.has&trace.FieldRTT != 0 && p.rtt > 0 })
 	if !(pace > 0) || !(s.pace(pts[k:j], 1, s.overshot) >= overshootGrowth*pace) {
-		return cut, false
+		return overshoot{}, false
+	}
+	o := overshoot{to: pts[min(j, len(pts)-1)].t, calmLimit: s.calmHigh, calmInFlight: s.calmInFlight, lost: -1}
+	o.inFlight = s.median(s.values(pts[k:j], func(p *point) (float64, bool) { return p.inFlight, s.overshot(p) }))
+	if s.hasMinRTT() {
+		o.rttMin = s.median(s.values(pts[k:j], pointRTTMin))
+		o.rttMinBefore = s.base.rttMin
+	}
+	for m := k; m < j; m++ {
+		p := &pts[m]
+		o.peak = max(o.peak, p.limit)
+		if p.has&trace.FieldDropped != 0 {
+			o.lost = max(o.lost, 0) + p.dropped
+		}
 	}
 	bar := rttFollows * max(pts[k].rtt, s.base.rtt)
 	for k > i0+1 && pts[k-1].has&trace.FieldLimit == 0 && pts[k-1].has&trace.FieldRTT != 0 && pts[k-1].rtt <= bar {
 		k--
 	}
-	return pts[k].t, true
+	o.from = pts[k].t
+	return o, true
 }
 
 // overshot reports a reading p whose limit stood at overshootGrowth times
@@ -3730,7 +3765,9 @@ func limitHeld(pts []point, dir float64) bool {
 func addFinding(fs []Finding, c Class, w windowStats, strength float64) []Finding {
 	for i := len(fs) - 1; i >= 0; i-- {
 		f := &fs[i]
-		if f.Class == c && f.End.UnixNano() >= w.bound {
+		// (an overshoot's standing queue is its own readings', and
+		// stays: overshootStart)
+		if f.Class == c && f.over == nil && f.End.UnixNano() >= w.bound {
 			f.End = time.Unix(0, w.end).UTC()
 			f.windows++
 			if strength > f.strength {

@@ -1541,8 +1541,13 @@ func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
 // of a min-RTT measurement, and, read every second, running to its
 // maximum inside the incident with nothing completing: that is no
 // overshoot of a downstream that came back, and the incident's end stays
-// after it.
+// after it. The overshoot is named (standing-queue), and a min RTT
+// measured in the incident at twice its earlier level with it.
 func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
+	// the min RTT the overshoot ran on against its level before: 734
+	// against 229 ms, 1,655 against 573; 1,328 against 1,321 and 690
+	// against 606 are no stale estimate
+	staleMin := map[string]bool{"envoy-latency-overshoot-after-it-5s.csv": true, "envoy-latency-overshoot-inside-it-1s.csv": true}
 	for _, c := range []incidentFinding{
 		{incidentEdges{"envoy-latency-overshoot-after-it-5s.csv", "min RTT rose 3.21×", 8 * time.Minute, 10 * time.Minute}, 8*time.Minute + 5*time.Second, 10*time.Minute + 5*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-after-it-15s.csv", "losses made 53.8% of completions", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 15*time.Second},
@@ -1553,12 +1558,25 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 		if !ok {
 			continue
 		}
-		// the overshoot's minute after the incident reads healthy
+		// the overshoot's minute after the incident reads healthy, and a
+		// standing-queue finding from the incident's end names it
 		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		for at := c.to + 30*time.Second; at < c.to+90*time.Second; at += 15 * time.Second {
 			if got := verdictAt(r, day.Add(at)); got != Healthy {
 				t.Errorf("%s: at %v, after the incident, the verdict is %s, want healthy: %s", c.file, at, got, describeFindings(r.Findings, r.Start, 0))
 			}
+		}
+		named := false
+		for _, f := range r.Findings {
+			if f.Class == StandingQueue && f.Start.Equal(day.Add(c.end)) && strings.Contains(f.Evidence.Summary, "the limit overshot the downstream that came back") {
+				named = true
+				if stale := strings.Contains(f.Evidence.Summary, "was measured while the downstream was slow"); stale != staleMin[c.file] {
+					t.Errorf("%s: its min RTT named stale %v, want it only where it is twice its level before the incident: %s", c.file, stale, f.Evidence.Summary)
+				}
+			}
+		}
+		if !named {
+			t.Errorf("%s: want a standing-queue finding of the overshoot from %v: %s", c.file, c.end, describeFindings(r.Findings, r.Start, 0))
 		}
 	}
 }

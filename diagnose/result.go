@@ -293,7 +293,8 @@ func (s *Stream) standingAgainstBaseline(fs []Finding, from int) []Finding {
 // covered reports whether a finding of class c overlaps [from, to).
 func covered(fs []Finding, c Class, from, to time.Time) bool {
 	for _, f := range fs {
-		if f.Class == c && f.Start.Before(to) && from.Before(f.End) {
+		// an overshoot's standing queue covers only its own readings
+		if f.Class == c && f.over == nil && f.Start.Before(to) && from.Before(f.End) {
 			return true
 		}
 	}
@@ -413,6 +414,34 @@ func (s *Stream) unreachable(interval time.Duration) []Unreachable {
 		u = append(u, Unreachable{ErrorAcceleration, "no dropped series (nor, for degraded-downstream, a downstream that lost capacity with errors at a flat latency: without losses it reads as a healthy step down; only a slower downstream, a limit nailed at its minimum, or requests that stop succeeding (no RTT while in-flight holds some), shows)"})
 	}
 	return u
+}
+
+// describeOvershoot words a standing-queue finding of a limiter that
+// overshot the downstream that came back after an incident, its values
+// into v (the window's, which describe put there, are not the
+// overshoot's, and go).
+func describeOvershoot(o *overshoot, v map[string]float64) (sum, rec string) {
+	clear(v)
+	v["limit_peak"] = decimal.Round(o.peak, 2)
+	v["limit_calm"] = decimal.Round(o.calmLimit, 2)
+	v["in_flight_median"] = decimal.Round(o.inFlight, 2)
+	v["in_flight_calm"] = decimal.Round(o.calmInFlight, 2)
+	sum = fmt.Sprintf("after the incident the limit ran to %.1f (%.1f× the %.1f it held calm) with %.1f in flight (%.1f× the calm %.1f), completing twice what it did in the incident", o.peak, o.peak/o.calmLimit, o.calmLimit, o.inFlight, o.inFlight/o.calmInFlight, o.calmInFlight)
+	if o.lost >= 0 {
+		v["lost"] = decimal.Round(o.lost, 0)
+		sum += fmt.Sprintf(", and lost %.0f requests", o.lost)
+	}
+	sum += ": the limit overshot the downstream that came back, and queued at it"
+	rec = "The limit overshot the recovered downstream and the excess queued and timed out there: cap the limit near the downstream's capacity (Envoy: max_concurrency_limit) and treat timeouts as loss events."
+	if o.rttMin > 0 {
+		v["rtt_min_median_ms"] = decimal.Round(o.rttMin, 2)
+		if o.rttMinBefore > 0 && o.rttMin >= overshootGrowth*o.rttMinBefore {
+			v["rtt_min_baseline_ms"] = decimal.Round(o.rttMinBefore, 2)
+			sum += fmt.Sprintf("; its min RTT, %.1f ms (%.1f ms before the incident), was measured while the downstream was slow, so the restored downstream looked idle", o.rttMin, o.rttMinBefore)
+			rec += " Its min RTT was measured during the incident: re-measure it sooner once the RTT falls well below it (Envoy: a shorter min_rtt_calc_params.interval)."
+		}
+	}
+	return sum, rec
 }
 
 // describe fills a finding's evidence and recommendation from its strongest
@@ -633,6 +662,10 @@ func (s *Stream) describe(f *Finding) {
 		sum = fmt.Sprintf("limit at its maximum %.1f while in-flight was %.1f (%.0f%%), then in-flight jumped to %.1f", w.limitMed, w.inFlightMed, 100*w.util, w.inFlightP90)
 		rec = "The limit grew while idle: grow only while in-flight is near the limit (in-flight ≥ 0.8 × limit), so the first burst after a quiet spell does not flood the downstream."
 	case StandingQueue:
+		if o := f.over; o != nil {
+			sum, rec = describeOvershoot(o, v)
+			break
+		}
 		v["rtt_median_ms"] = decimal.Round(w.rttMed, 2)
 		if w.queueBase > 0 {
 			v["rtt_min_baseline_ms"] = decimal.Round(w.queueBase, 2)

@@ -279,6 +279,15 @@ Statistics (reports, JSON stats and evidence values)
                      its best (60% or less) while the RTT stood 1.5× its
                      baseline or more, and that rise: a slower downstream or
                      a smaller one the limit holds above, named, not judged
+  limit_peak, limit_calm, in_flight_calm
+                     a standing-queue finding after an incident: the highest
+                     limit the limiter ran to once the downstream came back,
+                     the highest limit it held calm before, and the in-flight
+                     it held calm (its most, with the RTT at its baseline):
+                     twice the calm limit and 1.5× the calm in-flight or
+                     more, completing twice what the incident did, is an
+                     overshoot queued at the downstream, not the incident
+  lost               requests lost over a finding's readings
   level_before, level_since
                      a healthy episode's step down: the level the limit held
                      for two windows or more, and the level at half of it or
