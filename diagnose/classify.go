@@ -951,8 +951,8 @@ const (
 	// episode ends where the limiter overshot the downstream that came
 	// back (overshootStart): its limit at twice its highest calm level or
 	// more, in-flight at 1.5 times its calm level or more (the
-	// simulator's Envoy-style controller over a downstream of 20 that
-	// queued 1.5 times its capacity when calm held 57-61 at 30 calm),
+	// simulator's Envoy-style controller over a downstream of 20 held 30
+	// in flight calm and 57–61 overshooting: twice missed half of them),
 	// completing twice the episode's pace or more, over 2 readings or
 	// more (a minute-long measurement of the min RTT can split the
 	// overshoot into readings before and after it: 1 and 2 found the same
@@ -3313,7 +3313,9 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 // nothing, ends the walk. At least overshootReadings of them, no fewer
 // than the readings after them, and shortSlowReadings of the episode
 // before them. The edge is the first of them, or the measurement before
-// it that already ran at its calm RTT.
+// it that already ran at its calm RTT. addVerdict names the overshoot
+// with a standing-queue finding of its own (describeOvershoot): healthy
+// time, but not quiet about the requests it lost.
 //
 // Over the simulator's 1,375 multi-episode incidents of the calibration
 // side (seed, + 2000, + 3000): 54 end edges nearer, none farther, the
