@@ -1737,7 +1737,8 @@ func TestAReadingWithoutASuccessCompletedNone(t *testing.T) {
 // lossy one, where the changes in the limit placed it in the climb (our
 // gradient, 105 s late) or losses after it did (AIMD overshooting what the
 // downstream takes, 240 s late; Vegas at its floor for three readings
-// before it climbs, 150 s). A short incident is bounded by readings whose
+// before it climbs, 150 s), through the dips of its min-RTT re-probes
+// (ours, 4 minutes late when the first dip ended the walk). A short incident is bounded by readings whose
 // limit stands at twice its own where the limiter's calm level loses as
 // much as the incident does (AIMD timing out a fifth of its completions all
 // along). Last, 4 minutes of capacity lost filling half of each of two
@@ -1763,6 +1764,9 @@ var capacityLostIncidents = []incidentEdges{
 	{"gradient-capacity-back-regrowing-15s.csv", "while losses made", 24 * time.Minute, 33 * time.Minute},
 	{"gcl-vegas-capacity-back-at-floor-15s.csv", "capacity lost with errors", 17 * time.Minute, 25 * time.Minute},
 	{"gcl-aimd-capacity-back-overshooting-15s.csv", "while losses made", 8 * time.Minute, 14 * time.Minute},
+	// ours again, its regrowth dipping to its floor at each re-probe of
+	// its min RTT: a dip, not a fall that ends the walk back
+	{"gradient-capacity-back-reprobing-15s.csv", "the limit fell to 4.0, 1% of its earlier 364.9", 8 * time.Minute, 13 * time.Minute},
 	// 3 minutes at a limit of 1, bounded by readings at the limit
 	// of 22 and 12 that lose as much as the limiter's calm level
 	{"gcl-aimd-capacity-lost-lossy-calm-15s.csv", "for 12 readings in a row", 8 * time.Minute, 11 * time.Minute},
