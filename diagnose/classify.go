@@ -3318,11 +3318,11 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 // a latency incident reads the restored downstream's RTT as room, runs its
 // limit far past its calm level and queues at the downstream until the
 // queue raises the RTT to the stale minimum, losing requests to timeouts
-// (the simulator's Envoy-style controller overshoots so over a fresh min
-// RTT too, where fast failures read as room: 2 of its 4 fixtures)
 // (Envoy's gradient controller holds its min RTT until the next
 // calculation window: limiter.Envoy, and GradientController in Envoy's
 // source/extensions/filters/http/adaptive_concurrency/controller/gradient_controller.cc).
+// The simulator's Envoy-style controller overshoots so over a fresh min
+// RTT too, where fast failures read as room (2 of its 4 fixtures).
 // The overshoot's readings keep the RTT and the losses of the incident, so
 // changePoint put the end where the limit fell at the next measurement, up
 // to minutes late: the simulator's Envoy-style controller over a
