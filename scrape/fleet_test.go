@@ -84,23 +84,26 @@ func gclThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 	promURL := testtools.StartPrometheus(t, "1s", scrapeTarget(svc.URL), ruleFile)
 	return func(t *testing.T, at time.Time) {
 		query := promQuery(t, promURL)
-		// what Prometheus computes from each limiter's own families
-		want := map[string]map[trace.Field]float64{}
-		for _, lim := range []string{"g2", "vegas"} {
-			one := func(q string) float64 { return oneValue(t, query, q, at) }
-			mean := func(fam string) float64 {
-				return one(fmt.Sprintf("rate(limiter_%s_%s_sum[1m]) / rate(limiter_%s_%s_count[1m])", lim, fam, lim, fam))
+		// what Prometheus computes from each limiter's own families at
+		// the instant at
+		wantAt := func(at time.Time) map[string]map[trace.Field]float64 {
+			want := map[string]map[trace.Field]float64{}
+			for _, lim := range []string{"g2", "vegas"} {
+				one := func(q string) float64 { return oneValue(t, query, q, at) }
+				mean := func(fam string) float64 {
+					return one(fmt.Sprintf("rate(limiter_%s_%s_sum[1m]) / rate(limiter_%s_%s_count[1m])", lim, fam, lim, fam))
+				}
+				want[lim] = map[trace.Field]float64{
+					trace.FieldLimit:    one("limiter_" + lim + "_limit"),
+					trace.FieldInFlight: mean("inflight"),
+					trace.FieldRTTMin:   mean("min_rtt") / 1e6, // nanoseconds to ms
+					trace.FieldRTT:      mean("rtt_ms") / 1e6,
+					trace.FieldDropped:  0, // the service drops nothing
+				}
 			}
-			want[lim] = map[trace.Field]float64{
-				trace.FieldLimit:    one("limiter_" + lim + "_limit"),
-				trace.FieldInFlight: mean("inflight"),
-				trace.FieldRTTMin:   mean("min_rtt") / 1e6, // nanoseconds to ms
-				trace.FieldRTT:      mean("rtt_ms") / 1e6,
-			}
+			return want
 		}
-		for _, w := range want {
-			w[trace.FieldDropped] = 0 // the service drops nothing
-		}
+		want := wantAt(at)
 		// helpers such as g2's window_min_rtt are no target
 		checkFleetSource(t, promURL, preset, at, want)
 
@@ -125,15 +128,24 @@ func gclThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 				continue
 			}
 			for lim, v := range got {
-				switch w, ok := want[lim]; {
-				case !ok:
+				if _, ok := want[lim]; !ok {
 					t.Errorf("rules: %s for limiter %q, want g2 and vegas", r.record, lim)
-				case r.field == 0:
+					continue
+				}
+				if r.field == 0 {
 					if v != 0 {
 						t.Errorf("rules: %s for %s is %v, want 0", r.record, lim, v)
 					}
-				case !near(v*r.scale, w[r.field]):
-					t.Errorf("rules: %s for %s is %v, want %v", r.record, lim, v*r.scale, w[r.field])
+					continue
+				}
+				// a recorded sample is the rule's last evaluation, up to
+				// an evaluation interval before at, and the live limit
+				// moves between: compare with the families at that
+				// evaluation (Vegas' limit went from 13 to 19 in between)
+				evaluated := oneValue(t, query, fmt.Sprintf("timestamp(%s{limiter=%q})", r.record, lim), at)
+				w := wantAt(time.Unix(0, int64(evaluated*1e9)))[lim][r.field]
+				if !near(v*r.scale, w) {
+					t.Errorf("rules: %s for %s is %v, want %v (at its evaluation, %v)", r.record, lim, v*r.scale, w, time.Unix(0, int64(evaluated*1e9)).UTC().Format(time.RFC3339Nano))
 				}
 			}
 		}
