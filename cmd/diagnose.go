@@ -37,7 +37,8 @@ downstream's owner), oscillating (limit swinging widely: lower the smoothing,
 the weight of the new target), insufficient-data. Findings also name the
 failure signatures stale-rtt-min, idle-growth and error-acceleration. Each
 finding carries its time span, the numbers it was decided on and a
-recommendation; a flat limit holding a standing queue is standing-queue.
+recommendation; a flat limit holding a standing queue, or one that overshot
+the downstream that came back after an incident, is standing-queue.
 Confidence is the share of judged windows that showed the verdict (0 for
 insufficient-data); the report counts them: "confidence 0.06 (1 of 17
 windows)" is a verdict seen in one window. The README's Verdicts section

@@ -186,7 +186,12 @@ standing-queue (warning)
   limit keeps full. Where the min-RTT estimate of the time already held the
   queue (a static limit above capacity from the first request), a healthy
   episode's flat limit with the RTT at twice the trace's lowest min RTT or
-  more, judged when the result is taken.
+  more, judged when the result is taken. Also a limit that overshot the
+  downstream that came back after an incident: twice its calm level or
+  more with 1.5× the calm in-flight, completing twice what the incident
+  did, queueing and losing requests there (healthy time: the incident ended
+  where the overshoot began). The finding names a min RTT measured during
+  the incident, where it stands at twice its earlier level.
 
 stale-rtt-min (warning)
   The min RTT is flat while the RTT runs at 2× it or more and the limit
