@@ -3373,7 +3373,7 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	calmRTT := rttFollows * s.base.rtt
 	for k > i0 {
 		p := &pts[k-1]
-		timed := p.has&trace.FieldRTT != 0 && p.rtt > 0
+		_, timed := pointRTT(p)
 		if !s.overshot(p) && p.has&trace.FieldLimit != 0 && !(p.limit >= overshootGrowth*s.calmHigh && timed && p.rtt <= calmRTT) {
 			break
 		}
@@ -3387,7 +3387,7 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 		return overshoot{}, false
 	}
 	// its pace against the episode's before it
-	pace := s.pace(pts[i0:k], shortSlowReadings, func(p *point) bool { return p.loaded() && p.has&trace.FieldRTT != 0 && p.rtt > 0 })
+	pace := s.pace(pts[i0:k], shortSlowReadings, timedLoad)
 	if !(pace > 0) || !(s.pace(pts[k:j], 1, s.overshot) >= overshootGrowth*pace) {
 		return overshoot{}, false
 	}
@@ -3416,7 +3416,14 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 // the highest calm level or more with overshootLoad times the calm
 // in-flight or more, and an RTT (overshootStart).
 func (s *Stream) overshot(p *point) bool {
-	return p.loaded() && p.has&trace.FieldRTT != 0 && p.rtt > 0 && p.limit >= overshootGrowth*s.calmHigh && p.inFlight >= overshootLoad*s.calmInFlight
+	return timedLoad(p) && p.limit >= overshootGrowth*s.calmHigh && p.inFlight >= overshootLoad*s.calmInFlight
+}
+
+// timedLoad reports a reading with a limit, in-flight and an RTT
+// (pointRTT): one whose pace Little's law gives.
+func timedLoad(p *point) bool {
+	_, timed := pointRTT(p)
+	return timed && p.loaded()
 }
 
 // pace is the median of in-flight / RTT (completions a unit of time,
