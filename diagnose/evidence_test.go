@@ -1581,6 +1581,50 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 	}
 }
 
+// TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
+// a reading that completes (in-flight / RTT) at the calm level's pace or
+// faster with as many in flight or more, though its RTT is still high
+// (regained), and a slow reading after it is not the run going on where
+// that reading overshot the level's in-flight. The Envoy-style controller,
+// read every 15 s, after a minute of tripled latency: 1,048 in flight (437
+// calm) at 3.1 s (1.8 s calm) at 9:30, then 265 at 4.5 s as it cut its
+// limit; our gradient limiter after two minutes of doubled latency: 15 in
+// flight (10–11 calm) at 63 ms (45 ms calm). Both were found by no rule.
+// The calm after our limiter's first incident names no standing queue: the
+// RTT of the window it kept (138 ms) is the incident's (holdsMostOf).
+func TestARunEndsWhereItsLevelsPaceCameBack(t *testing.T) {
+	const overshoot = "envoy-latency-minute-overshoot-15s.csv"
+	for _, c := range []incidentFinding{
+		{incidentEdges{overshoot, "losses outnumbered completions for 3 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 30*time.Second},
+		{incidentEdges{"gradient-latency-regained-with-more-in-flight-15s.csv", "for 8 readings in a row", 21 * time.Minute, 23 * time.Minute}, 21*time.Minute + 15*time.Second, 23*time.Minute + 15*time.Second},
+	} {
+		r, _, ok := c.checkFinding(t)
+		if !ok {
+			continue
+		}
+		for _, f := range r.Findings {
+			if f.Class == StandingQueue {
+				t.Errorf("%s: no standing queue is named: %s", c.file, describeFindings(r.Findings, r.Start, 0))
+			}
+		}
+	}
+	// at the level's in-flight, the reading at 9:30 completes at 0.7 of
+	// the level's pace: the run drains through it and the slow reading
+	// after it, and ends at 10:00
+	smp := readTestdata(t, overshoot)
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := classifyEdited(smp, func(s []trace.Sample) {
+		for i := range s {
+			if s[i].Time.Equal(day.Add(9*time.Minute + 30*time.Second)) {
+				s[i].InFlight = 437
+			}
+		}
+	})
+	if in := degradedDuring(r, day.Add(8*time.Minute), day.Add(9*time.Minute)); len(in) != 1 || !in[0].End.Equal(day.Add(10*time.Minute)) {
+		t.Errorf("%s with 437 in flight at 9:30: want one degraded-downstream finding ending at 10:00: %s", overshoot, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
 // TestAShortIncidentInsideSwingsIsFound: a short incident read reading by
 // reading splits an oscillating episode as it does a healthy one
 // (splitEpisode), and one that spans the end of one episode and the start
