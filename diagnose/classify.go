@@ -2104,10 +2104,52 @@ func (s *Stream) closeWindow(end, until int64) {
 	pts := s.windowPoints(end)
 	w, ok := s.judge(pts, addSat(end, -s.window), until)
 	if !ok {
+		s.remeasuredIn(pts, addSat(end, -s.window), until)
 		return
 	}
 	s.commit(w)
 	s.shortSlowdowns(pts, w)
+}
+
+// remeasuredIn extends a degraded episode over the window [start, end)
+// that was not judged for want of limit readings where minWindowSamples
+// or more of its readings hold requests and an RTT with no limit — a
+// limiter re-measuring its min RTT at a pinned concurrency (Envoy's
+// min_rtt_calculation_active; the sample leaves such a limit not
+// measured) — and their median RTT stands at shortSlowRise times the
+// baseline's or more: with the few requests the pin lets through there is
+// no queue of the limiter's own, and a measurement that outlasts a window
+// is one the slow downstream stretched (Envoy's takes a set number of
+// requests). The simulator's Envoy-style controller over a downstream of
+// 350 whose latency tripled at minute 8, read every 5 s, fell from 424 to
+// 3 and re-measured for 70 s at 4.5 s (1.4 s calm): no window was judged
+// there, the episode ended at 8:50 and healthy time began at 10:05, with
+// no verdict in between. Over the multi-episode incidents (Envoy-style
+// only moved): the simulator's calibration side (1,375) 3 found gained, 1
+// of them edged, 1 more edged, 2 edges nearer, 1 farther (an incident of
+// four minutes read every second, found now, its end 59 → 114 s early:
+// the episode it joined ends where the pin does), and 7 incidents read as
+// one finding that were two to four; its held-out half (446) 2 found
+// gained, both edged, 2 nearer, none farther; time labelled correctly
+// 99.25 → 99.31 % and 98.77 → 98.83 %; the real libraries' recorded
+// traces (354, none re-measures): no output changed.
+func (s *Stream) remeasuredIn(pts []point, start, end int64) {
+	i := lastVerdict(s.findings)
+	if i < 0 || s.findings[i].Class != Degraded || s.findings[i].End.UnixNano() < start || !(s.base.rtt > 0) {
+		return
+	}
+	u := s.measures[:0]
+	for k := range pts {
+		p := &pts[k]
+		if p.has&trace.FieldLimit == 0 && p.has&trace.FieldInFlight != 0 && p.has&trace.FieldRTT != 0 && p.rtt > 0 {
+			u = append(u, p.rtt)
+		}
+	}
+	s.measures = u
+	if len(u) < minWindowSamples || selectQ(u, 0.5) < shortSlowRise*s.base.rtt {
+		return
+	}
+	s.findings[i].End = time.Unix(0, end).UTC()
 }
 
 // shortSlowdowns follows, reading by reading through a judged window's

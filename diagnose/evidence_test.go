@@ -1625,6 +1625,38 @@ func TestARunEndsWhereItsLevelsPaceCameBack(t *testing.T) {
 	}
 }
 
+// TestARemeasurementInsideAnIncidentIsThatIncident: a window with no limit
+// reading (the Envoy-style controller re-measuring its min RTT at its
+// pinned concurrency) between a degraded episode and the next is that
+// episode's where the pinned requests' RTT stands at twice the baseline's
+// (remeasuredIn); at the calm RTT it is nobody's.
+func TestARemeasurementInsideAnIncidentIsThatIncident(t *testing.T) {
+	const file = "envoy-latency-remeasuring-through-it-5s.csv"
+	c := incidentFinding{incidentEdges{file, "the limit fell from 424.0 to 6.0", 8 * time.Minute, 10 * time.Minute}, 7*time.Minute + 50*time.Second, 10*time.Minute + 10*time.Second}
+	r, _, ok := c.checkFinding(t)
+	if !ok {
+		return
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	pinned := func(at time.Duration) bool { return at > 8*time.Minute+50*time.Second && at <= 10*time.Minute+5*time.Second }
+	for at := 8*time.Minute + 55*time.Second; pinned(at); at += 5 * time.Second {
+		if got := verdictAt(r, day.Add(at)); got != Degraded {
+			t.Errorf("%s: at %v, re-measuring at 3 in flight, the verdict is %q, want degraded: %s", file, at, got, describeFindings(r.Findings, r.Start, 0))
+		}
+	}
+	// the same measurement at the calm RTT: the episode is not extended
+	r = classifyEdited(readTestdata(t, file), func(s []trace.Sample) {
+		for i := range s {
+			if pinned(s[i].Time.Sub(day)) {
+				s[i].RTTMs = 1400
+			}
+		}
+	})
+	if got := verdictAt(r, day.Add(9*time.Minute+30*time.Second)); got == Degraded {
+		t.Errorf("%s re-measuring at 1.4 s: at 9:30 the verdict is degraded: %s", file, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
 // TestAShortIncidentInsideSwingsIsFound: a short incident read reading by
 // reading splits an oscillating episode as it does a healthy one
 // (splitEpisode), and one that spans the end of one episode and the start
