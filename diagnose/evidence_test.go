@@ -1638,7 +1638,9 @@ func TestARemeasurementInsideAnIncidentIsThatIncident(t *testing.T) {
 		return
 	}
 	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	pinned := func(at time.Duration) bool { return at > 8*time.Minute+50*time.Second && at <= 10*time.Minute+5*time.Second }
+	pinned := func(at time.Duration) bool {
+		return at > 8*time.Minute+50*time.Second && at <= 10*time.Minute+5*time.Second
+	}
 	for at := 8*time.Minute + 55*time.Second; pinned(at); at += 5 * time.Second {
 		if got := verdictAt(r, day.Add(at)); got != Degraded {
 			t.Errorf("%s: at %v, re-measuring at 3 in flight, the verdict is %q, want degraded: %s", file, at, got, describeFindings(r.Findings, r.Start, 0))
