@@ -2149,7 +2149,9 @@ func (s *Stream) remeasuredIn(pts []point, start, end int64) {
 	if len(u) < minWindowSamples || selectQ(u, 0.5) < shortSlowRise*s.base.rtt {
 		return
 	}
-	s.findings[i].End = time.Unix(0, end).UTC()
+	if end > s.findings[i].End.UnixNano() {
+		s.findings[i].End = time.Unix(0, end).UTC()
+	}
 }
 
 // shortSlowdowns follows, reading by reading through a judged window's

@@ -1608,7 +1608,7 @@ func TestARunEndsWhereItsLevelsPaceCameBack(t *testing.T) {
 			}
 		}
 	}
-	// at the level's in-flight, the reading at 9:30 completes at 0.7 of
+	// at the level's in-flight, the reading at 9:30 completes at 0.6 of
 	// the level's pace: the run drains through it and the slow reading
 	// after it, and ends at 10:00
 	smp := readTestdata(t, overshoot)
