@@ -2141,8 +2141,8 @@ func (s *Stream) remeasuredIn(pts []point, start, end int64) {
 	u := s.measures[:0]
 	for k := range pts {
 		p := &pts[k]
-		if p.has&trace.FieldLimit == 0 && p.has&trace.FieldInFlight != 0 && p.has&trace.FieldRTT != 0 && p.rtt > 0 {
-			u = append(u, p.rtt)
+		if rtt, timed := pointRTT(p); timed && p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldInFlight {
+			u = append(u, rtt)
 		}
 	}
 	s.measures = u
@@ -2475,7 +2475,7 @@ func (r *slowRun) edge(p *point, lost float64) bool {
 // downstream whose capacity a minute took, losing again two readings
 // later; Vector's ARC stepping down to a quarter) is a level still.
 func (r *slowRun) regained(p *point) (regained, overshot bool) {
-	if !p.loaded() || p.has&trace.FieldRTT == 0 || !(p.rtt > 0) || p.inFlight < r.inFlight || p.inFlight*r.ref.rtt < r.ref.inFlight*p.rtt {
+	if !timedLoad(p) || p.inFlight < r.inFlight || p.inFlight*r.ref.rtt < r.ref.inFlight*p.rtt {
 		return false, false
 	}
 	return true, p.inFlight >= overshootLoad*r.ref.inFlight

@@ -107,7 +107,9 @@ func gclThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 		// helpers such as g2's window_min_rtt are no target
 		checkFleetSource(t, promURL, preset, at, want)
 
-		// the rules' normalised series, one per limiter
+		// the rules' normalised series, one per limiter, against the
+		// families at each rule's evaluation
+		wantEvaluated := map[time.Time]map[string]map[trace.Field]float64{}
 		for _, r := range []struct {
 			record string
 			field  trace.Field
@@ -143,9 +145,14 @@ func gclThroughPrometheus(t *testing.T) func(*testing.T, time.Time) {
 				// moves between: compare with the families at that
 				// evaluation (Vegas' limit went from 13 to 19 in between)
 				evaluated := oneValue(t, query, fmt.Sprintf("timestamp(%s{limiter=%q})", r.record, lim), at)
-				w := wantAt(time.Unix(0, int64(evaluated*1e9)))[lim][r.field]
-				if !near(v*r.scale, w) {
-					t.Errorf("rules: %s for %s is %v, want %v (at its evaluation, %v)", r.record, lim, v*r.scale, w, time.Unix(0, int64(evaluated*1e9)).UTC().Format(time.RFC3339Nano))
+				when := time.Unix(0, int64(evaluated*1e9))
+				if _, ok := wantEvaluated[when]; !ok {
+					// one group evaluates its rules together: query the
+					// families once per evaluation
+					wantEvaluated[when] = wantAt(when)
+				}
+				if w := wantEvaluated[when][lim][r.field]; !near(v*r.scale, w) {
+					t.Errorf("rules: %s for %s is %v, want %v (at its evaluation, %v)", r.record, lim, v*r.scale, w, when.UTC().Format(time.RFC3339Nano))
 				}
 			}
 		}
