@@ -3454,18 +3454,35 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 // 3,293 s; held-out half (446): 1 nearer (go-concurrency-limits' AIMD,
 // 25 -> 3 s late), none farther; no real library's finding moved (+ 2000,
 // + 3000).
+//
+// The readings after the overshoot that outnumber it are those with a
+// limit: a min-RTT measurement at the pinned minimum between the
+// overshoot and cut is neither. The Envoy-style controller over a
+// downstream of 350 whose latency tripled from 19:00 to 24:00, read every
+// second, overshot from 24:07 to 24:18 (12 readings, up to 1,052 in
+// flight, 450 calm), re-measured its min RTT from 24:19 to 24:47 (29
+// readings, no limit read), and its episode ended at 24:48. Over the simulator's 1,375
+// calibration incidents: 2 end edges nearer (the Envoy-style controller's
+// read every second, 48 -> 7 and 48 -> 10 s late), none farther, its both
+// edges within an interval + 30 s 93.8 -> 94.7 %; held-out half and the
+// real libraries: nothing moved. Not counting, of those readings, only
+// the ones at the calm RTT (rttFollows of the baseline's) moved 1.
 func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	if !(s.calmHigh > 0) || !(s.calmInFlight > 0) {
 		return overshoot{}, false
 	}
 	pts := s.buf[s.head:]
 	i0, i := firstAt(pts, lo), firstAt(pts, cut)
-	// the readings after it, the limit back at its level, before cut
+	// the readings after it, the limit back at its level, before cut (a
+	// min-RTT measurement at the pinned minimum, no limit read, is none)
 	j := i
 	for j > i0 && !s.overshot(&pts[j-1]) {
 		j--
 	}
-	after := i - j
+	after := 0
+	for m := j; m < i; m++ {
+		after += oneIf(pts[m].has&trace.FieldLimit != 0)
+	}
 	k, n := j, 0
 	calmRTT := rttFollows * s.base.rtt
 	for k > i0 {

@@ -1586,6 +1586,28 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 	}
 }
 
+// TestAMeasurementAfterAnOvershootDoesNotHideIt: the readings after an
+// overshoot that outnumber it are those that read a limit; a min-RTT
+// measurement at the pinned minimum between the overshoot and the
+// window's edge is none of them. The Envoy-style controller, read every
+// second after five minutes of tripled latency, overshot for 12 readings
+// (24:07–24:18) and re-measured its min RTT for 29 (24:19–24:47, no limit
+// exported); the incident ended at 24:48, 48 s late.
+func TestAMeasurementAfterAnOvershootDoesNotHideIt(t *testing.T) {
+	c := incidentFinding{incidentEdges{"envoy-latency-overshoot-before-a-remeasurement-1s.csv", "min RTT rose 3.34×", 19 * time.Minute, 24 * time.Minute}, 19*time.Minute + 3*time.Second, 24*time.Minute + 7*time.Second}
+	r, _, ok := c.checkFinding(t)
+	if !ok {
+		return
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, f := range r.Findings {
+		if f.Class == StandingQueue && f.Start.Equal(day.Add(c.end)) && f.End.Equal(day.Add(24*time.Minute+19*time.Second)) && strings.Contains(f.Evidence.Summary, "the limit overshot the downstream that came back") {
+			return
+		}
+	}
+	t.Errorf("%s: want a standing-queue finding of the overshoot 24:07–24:19: %s", c.file, describeFindings(r.Findings, r.Start, 0))
+}
+
 // TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
 // a reading that completes (in-flight / RTT) at the calm level's pace or
 // faster with as many in flight or more, though its RTT is still high
