@@ -3182,7 +3182,7 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 			cut = s.lossTail(start, cut, w.end)
 		}
 		ok = ok && (fs[prev].Class != Degraded || float64(cut-start) >= keptEpisode*float64(w.bound-start))
-		if fs[prev].Class == Degraded && w.class == Healthy {
+		if fs[prev].Class == Degraded && (w.class == Healthy || w.class == Oscillating) {
 			// the edge the episode keeps, or the window's
 			edge := w.bound
 			if ok {
@@ -3212,7 +3212,7 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 		}
 	}
 	if over != nil {
-		// named, not judged: the healthy episode holds it
+		// named, not judged: the healthy (or swinging) episode holds it
 		f := Finding{Class: StandingQueue, Start: time.Unix(0, over.from).UTC(), End: time.Unix(0, over.to).UTC(), Severity: SeverityOf(StandingQueue), windows: 1, w: w, over: over}
 		fs = append(fs, f)
 	}
@@ -3392,7 +3392,8 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 }
 
 // overshootStart moves the end edge cut of a degraded episode that began
-// at lo, followed by a healthy one, back to where the limiter overshot the
+// at lo, followed by a healthy or an oscillating one (the overshoot's
+// fall swinging its window), back to where the limiter overshot the
 // downstream that came back: a gradient whose min RTT was measured during
 // a latency incident reads the restored downstream's RTT as room, runs its
 // limit far past its calm level and queues at the downstream until the
@@ -3425,6 +3426,17 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 // it that already ran at its calm RTT. addVerdict names the overshoot
 // with a standing-queue finding of its own (describeOvershoot): healthy
 // time, but not quiet about the requests it lost.
+//
+// The window after the episode reads oscillating where the overshoot and
+// the limit's fall from it swing it (the Envoy-style controller from its
+// maximum of 1,520 back to 118 within 10 s). Over the simulator's 1,375
+// calibration incidents, asking for an overshoot there too: 4 end edges
+// nearer (the Envoy-style controller's, 60 -> 30, 35 -> 10, 23 -> 6 and
+// 12 -> 1 s off), none farther, its both edges within an interval + 30 s
+// 94.7 -> 95.1 %; held-out half and real libraries: nothing moved. The
+// oscillating finding that held the overshoot then starts at it, and the
+// changePoint of the window after it ends it where the overshoot does
+// (10:35 instead of 11:30 in the fixture).
 //
 // Over the simulator's 1,375 multi-episode incidents of the calibration
 // side (seed, + 2000, + 3000): 54 end edges nearer, none farther, the

@@ -1608,6 +1608,35 @@ func TestAMeasurementAfterAnOvershootDoesNotHideIt(t *testing.T) {
 	t.Errorf("%s: want a standing-queue finding of the overshoot 24:07–24:19: %s", c.file, describeFindings(r.Findings, r.Start, 0))
 }
 
+// TestAnOvershootIntoSwingsIsNotThatIncident: an overshoot whose fall
+// swings the window after the incident (oscillating) is no more the
+// incident's than one into healthy time (overshootStart). The
+// Envoy-style controller, read every 5 s after two minutes of tripled
+// latency, ran at its maximum of 1,520 from 10:15 to 10:30 with 449 in
+// flight and fell to 118 by 10:40; the episode ended at 10:35, and the
+// window after it read oscillating until 11:30.
+func TestAnOvershootIntoSwingsIsNotThatIncident(t *testing.T) {
+	c := incidentFinding{incidentEdges{"envoy-latency-overshoot-into-swings-5s.csv", "losses made 61.3% of completions", 8 * time.Minute, 10 * time.Minute}, 8 * time.Minute, 10*time.Minute + 10*time.Second}
+	r, _, ok := c.checkFinding(t)
+	if !ok {
+		return
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	named := false
+	for _, f := range r.Findings {
+		named = named || f.Class == StandingQueue && f.Start.Equal(day.Add(c.end)) && strings.Contains(f.Evidence.Summary, "the limit overshot the downstream that came back")
+	}
+	if !named {
+		t.Errorf("%s: want a standing-queue finding of the overshoot from %v: %s", c.file, c.end, describeFindings(r.Findings, r.Start, 0))
+	}
+	// the level it fell back to is calm: no swing is named after the overshoot
+	for at := 10*time.Minute + 45*time.Second; at <= 11*time.Minute+15*time.Second; at += 15 * time.Second {
+		if got := verdictAt(r, day.Add(at)); got != Healthy {
+			t.Errorf("%s: at %v, back at the calm level, the verdict is %s, want healthy: %s", c.file, at, got, describeFindings(r.Findings, r.Start, 0))
+		}
+	}
+}
+
 // TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
 // a reading that completes (in-flight / RTT) at the calm level's pace or
 // faster with as many in flight or more, though its RTT is still high
