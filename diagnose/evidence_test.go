@@ -1637,6 +1637,32 @@ func TestAnOvershootIntoSwingsIsNotThatIncident(t *testing.T) {
 	}
 }
 
+// TestAShortEpisodeKeepsTheEdgeWhereItsLossesStopped: an episode decided
+// on losses ends where they stopped (recoveryStart), however short of
+// its window that leaves it, where every reading after the edge ran at
+// the calm RTT (keptEpisode, calmAfter). go-concurrency-limits' Vegas,
+// read every 15 s through a minute of capacity lost, regrew at its calm
+// RTT from 9:15 and its episode ended with its window, at 11:30. With the
+// RTT after 9:15 doubled (the downstream still slow), the edge stays
+// where the window put it.
+func TestAShortEpisodeKeepsTheEdgeWhereItsLossesStopped(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gcl-vegas-capacity-lost-a-minute-regrowing-at-its-rtt-15s.csv", "the limit fell to 15.0, 36% of its earlier 42.0", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 15*time.Second}
+	if _, _, ok := c.checkFinding(t); !ok {
+		return
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := classifyEdited(readTestdata(t, c.file), func(s []trace.Sample) {
+		for i := range s {
+			if at := s[i].Time.Sub(day); at >= 9*time.Minute+15*time.Second && at < 11*time.Minute+30*time.Second {
+				s[i].RTTMs *= 2
+			}
+		}
+	})
+	if in := degradedDuring(r, day.Add(8*time.Minute), day.Add(9*time.Minute)); len(in) != 1 || !in[0].End.Equal(day.Add(11*time.Minute+30*time.Second)) {
+		t.Errorf("%s with the RTT doubled 9:15–11:30: want one degraded finding ending at 11:30: %s", c.file, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
 // TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
 // a reading that completes (in-flight / RTT) at the calm level's pace or
 // faster with as many in flight or more, though its RTT is still high
