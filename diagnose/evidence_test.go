@@ -1663,6 +1663,18 @@ func TestAShortEpisodeKeepsTheEdgeWhereItsLossesStopped(t *testing.T) {
 	}
 }
 
+// TestAnEpisodeBeginsWhereTheDownstreamChangedNotOnARamp: where a
+// degraded episode begins, the losses are a candidate series of
+// changePoint, and the RTT's shift takes precedence over theirs where it
+// came first. go-concurrency-limits' AIMD crept from 392 to 430 in the
+// two minutes before a capacity incident at 8:00 (its additive increase),
+// and the best split of that ramp put the start at 7:15; the RTT rose
+// from 8:05 and the losses began at 8:10.
+func TestAnEpisodeBeginsWhereTheDownstreamChangedNotOnARamp(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gcl-aimd-capacity-lost-after-its-ramp-5s.csv", "losses made 60.5% of completions", 8 * time.Minute, 13 * time.Minute}, 8*time.Minute + 5*time.Second, 13*time.Minute + 10*time.Second}
+	c.checkFinding(t)
+}
+
 // TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
 // a reading that completes (in-flight / RTT) at the calm level's pace or
 // faster with as many in flight or more, though its RTT is still high
