@@ -3302,6 +3302,19 @@ func (s *Stream) addVerdict(fs []Finding, w windowStats) []Finding {
 // 97.1 %, healthy time read degraded 4,063 -> 3,318 s; held-out half: 3
 // nearer, 1 more (ours 91.3 -> 92.8 %); no real library's finding moved
 // (+ 2000, + 3000).
+//
+// A reading that lost requests and measured no RTT (completedNone) is no
+// calm reading: in a trace without a min-RTT series Little's law has no
+// RTT to count its completions by, and lossShare reads it as losing
+// nothing. go-concurrency-limits' AIMD, run for real over a downstream
+// of 30 cut for six minutes, read every 15 s, lost every request from
+// 8:14 to 14:00 (about 2,300 a reading, no RTT), and the walk crossed
+// them to 11:44 (keptEpisode then kept that edge: the readings after it
+// with an RTT ran at the calm RTT): 135 s early. Over the real libraries'
+// dumped traces (+ 2000, + 3000; 658 incidents): 3 more with both edges
+// within an interval + 30 s (AIMD: 135 s early, 91 and 238 s late -> 14,
+// 13 and 3 s), 4 farther by 1–3 s (AIMD read every second); the
+// simulator's incidents (calibration side and held-out): none moved.
 func (s *Stream) recoveryStart(lo, cut int64) int64 {
 	pts := s.buf[s.head:]
 	i0 := firstAt(pts, lo)
@@ -3310,7 +3323,7 @@ func (s *Stream) recoveryStart(lo, cut int64) int64 {
 		return cut
 	}
 	j, lim := i, pts[i].limit
-	for j > i0+1 && lossShare(&pts[j-1], pts[j-2].t) <= errorShare {
+	for j > i0+1 && lossShare(&pts[j-1], pts[j-2].t) <= errorShare && !pts[j-1].completedNone() {
 		p := &pts[j-1]
 		if p.has&trace.FieldLimit != 0 {
 			if p.limit > recoveryWobble*lim {

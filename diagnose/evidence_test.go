@@ -1675,6 +1675,17 @@ func TestAnEpisodeBeginsWhereTheDownstreamChangedNotOnARamp(t *testing.T) {
 	c.checkFinding(t)
 }
 
+// TestReadingsThatCompletedNoneAreNoRecovery: the walk back to where a
+// recovery began (recoveryStart) stops at a reading that lost requests
+// and measured no RTT: it completed none, whatever lossShare reads
+// without a min-RTT series to count by. go-concurrency-limits' AIMD, run
+// for real, lost every request from 8:14 to 14:00; the walk crossed those
+// readings and the episode ended at 11:44.
+func TestReadingsThatCompletedNoneAreNoRecovery(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gcl-aimd-real-capacity-lost-nothing-completing-15s.csv", "losses made 95.9% of completions", 8 * time.Minute, 14 * time.Minute}, 8*time.Minute + 14*time.Second, 14*time.Minute + 14*time.Second}
+	c.checkFinding(t)
+}
+
 // TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
 // a reading that completes (in-flight / RTT) at the calm level's pace or
 // faster with as many in flight or more, though its RTT is still high
