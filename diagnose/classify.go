@@ -263,10 +263,12 @@ const (
 	// held-out half (446): 3 nearer (go-concurrency-limits' AIMD read
 	// every 15 s, 150 -> 0, 195 -> 15, 150 -> 15 s late), none farther,
 	// both edges within an interval + 30 s 91.5 -> 92.2 %, healthy time
-	// read degraded 2,626 -> 2,041 s; the real libraries (+ 2000, + 3000,
-	// 658 incidents): 7 more with both edges within tolerance (AIMD 6, up
-	// to 237 -> 3 s late; Vegas 1), 4 farther by 2–3 s (AIMD read every
-	// second), none lost. Without the RTT asked, 3 calibration incidents
+	// read degraded 2,626 -> 2,041 s; the real libraries' dumped traces
+	// (+ 2000, + 3000, 658 incidents): 4 more with both edges within
+	// tolerance (AIMD 3, up to 149 -> 15 s late; Vegas 1), 1 farther (an
+	// AIMD that completed none for six minutes, 76 s late -> 135 s early,
+	// until recoveryStart stopped at such readings), none lost. Without
+	// the RTT asked, 3 calibration incidents
 	// were lost, ended 148–210 s early: go-concurrency-limits' Gradient2
 	// over a downstream of 8 read every second, whose standing queue held
 	// after its losses stopped (2), and its AIMD losing every request (no
