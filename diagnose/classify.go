@@ -3352,8 +3352,10 @@ func (s *Stream) recoveryStart(lo, cut int64) int64 {
 }
 
 // calmAfter reports whether the readings from cut to bound measured an
-// RTT, every one of them within rttFollows of the baseline's (keptEpisode):
-// the downstream answered at its calm speed after the edge.
+// RTT, every one of them within rttFollows of the baseline's, and none
+// completed none while losing (completedNone, which recoveryStart stops
+// at too; no suite trace had one there) (keptEpisode): the downstream
+// answered at its calm speed after the edge.
 func (s *Stream) calmAfter(cut, bound int64) bool {
 	if !(s.base.rtt > 0) {
 		return false
@@ -3361,6 +3363,9 @@ func (s *Stream) calmAfter(cut, bound int64) bool {
 	pts := s.buf[s.head:]
 	timed := false
 	for i := firstAt(pts, cut); i < len(pts) && pts[i].t < bound; i++ {
+		if pts[i].completedNone() {
+			return false
+		}
 		if rtt, ok := pointRTT(&pts[i]); ok {
 			if rtt > rttFollows*s.base.rtt {
 				return false
