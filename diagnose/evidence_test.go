@@ -1592,7 +1592,7 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 // window's edge is none of them. The Envoy-style controller, read every
 // second after five minutes of tripled latency, overshot for 12 readings
 // (24:07–24:18) and re-measured its min RTT for 29 (24:19–24:47, no limit
-// exported); the incident ended at 24:48, 48 s late.
+// exported); counting those, the incident ended at 24:48, 48 s late.
 func TestAMeasurementAfterAnOvershootDoesNotHideIt(t *testing.T) {
 	c := incidentFinding{incidentEdges{"envoy-latency-overshoot-before-a-remeasurement-1s.csv", "min RTT rose 3.34×", 19 * time.Minute, 24 * time.Minute}, 19*time.Minute + 3*time.Second, 24*time.Minute + 7*time.Second}
 	r, _, ok := c.checkFinding(t)
@@ -1613,8 +1613,9 @@ func TestAMeasurementAfterAnOvershootDoesNotHideIt(t *testing.T) {
 // incident's than one into healthy time (overshootStart). The
 // Envoy-style controller, read every 5 s after two minutes of tripled
 // latency, ran at its maximum of 1,520 from 10:15 to 10:30 with 449 in
-// flight and fell to 118 by 10:40; the episode ended at 10:35, and the
-// window after it read oscillating until 11:30.
+// flight and fell to 118 by 10:40; asked only before healthy time, the
+// episode ended at 10:35, and the window after it read oscillating until
+// 11:30.
 func TestAnOvershootIntoSwingsIsNotThatIncident(t *testing.T) {
 	c := incidentFinding{incidentEdges{"envoy-latency-overshoot-into-swings-5s.csv", "losses made 61.3% of completions", 8 * time.Minute, 10 * time.Minute}, 8 * time.Minute, 10*time.Minute + 10*time.Second}
 	r, _, ok := c.checkFinding(t)
@@ -1642,7 +1643,7 @@ func TestAnOvershootIntoSwingsIsNotThatIncident(t *testing.T) {
 // its window that leaves it, where every reading after the edge ran at
 // the calm RTT (keptEpisode, calmAfter). go-concurrency-limits' Vegas,
 // read every 15 s through a minute of capacity lost, regrew at its calm
-// RTT from 9:15 and its episode ended with its window, at 11:30. With the
+// RTT from 9:15; held to half its window, its episode ended at 11:30. With the
 // RTT after 9:15 doubled (the downstream still slow), the edge stays
 // where the window put it.
 func TestAShortEpisodeKeepsTheEdgeWhereItsLossesStopped(t *testing.T) {
@@ -1679,8 +1680,8 @@ func TestAnEpisodeBeginsWhereTheDownstreamChangedNotOnARamp(t *testing.T) {
 // recovery began (recoveryStart) stops at a reading that lost requests
 // and measured no RTT: it completed none, whatever lossShare reads
 // without a min-RTT series to count by. go-concurrency-limits' AIMD, run
-// for real, lost every request from 8:14 to 14:00; the walk crossed those
-// readings and the episode ended at 11:44.
+// for real, lost every request from 8:14 to 14:00; walking across those
+// readings, the episode ended at 11:44.
 func TestReadingsThatCompletedNoneAreNoRecovery(t *testing.T) {
 	c := incidentFinding{incidentEdges{"gcl-aimd-real-capacity-lost-nothing-completing-15s.csv", "losses made 95.9% of completions", 8 * time.Minute, 14 * time.Minute}, 8*time.Minute + 14*time.Second, 14*time.Minute + 14*time.Second}
 	c.checkFinding(t)
