@@ -3855,11 +3855,12 @@ func lastVerdict(fs []Finding) int {
 // crept from 392 to 430 over the two minutes before it (its additive
 // increase), and the best split of that ramp put the episode's start at
 // 7:15; its losses began at 8:10. Over the simulator's 1,375 calibration
-// incidents: 4 start edges nearer (45 -> 5 s early twice, 10 -> 5 and
-// 5 -> 0), none farther; held-out half (446): 2 nearer (40 -> 5, 30 ->
-// 15 s), 1 farther (5 -> 10 s, within tolerance); the real libraries'
-// dumped traces (+ 2000, + 3000; 658 incidents): 14 nearer (failsafe-go's
-// by 4–6 s, go-concurrency-limits' Gradient2 at 10 read every 15 s from
+// incidents: 4 edges nearer (3 start edges, 45 -> 5 s early twice and
+// 10 -> 5; an end edge 5 -> 0), none farther; held-out half (446): 2
+// nearer (a start edge 40 -> 5 s, an end edge 30 -> 15 s), 1 start edge
+// farther (5 -> 10 s, within tolerance); the real libraries' dumped
+// traces (+ 2000, + 3000; 658 incidents): 14 edges nearer (failsafe-go's
+// starts by 4–6 s, go-concurrency-limits' Gradient2 at 10 read every 15 s from
 // 119 s early to 31 s late), 1 farther by a second, 1 more with both
 // edges within an interval + 30 s. The losses without the RTT's
 // precedence put the start of 2 real AIMD incidents read every second
