@@ -2165,15 +2165,8 @@ func (s *Stream) remeasuredIn(pts []point, start, end int64) {
 	if i < 0 || s.findings[i].Class != Degraded || s.findings[i].End.UnixNano() < start || !(s.base.rtt > 0) {
 		return
 	}
-	u := s.measures[:0]
-	for k := range pts {
-		p := &pts[k]
-		if rtt, timed := pointRTT(p); timed && p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldInFlight {
-			u = append(u, rtt)
-		}
-	}
-	s.measures = u
-	if len(u) < minWindowSamples || selectQ(u, 0.5) < shortSlowRise*s.base.rtt {
+	u := s.values(pts, pinnedRTT)
+	if len(u) < minWindowSamples || s.median(u) < shortSlowRise*s.base.rtt {
 		return
 	}
 	if end > s.findings[i].End.UnixNano() {
@@ -3559,10 +3552,7 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	for j > i0 && !s.overshot(&pts[j-1]) {
 		j--
 	}
-	after := 0
-	for m := j; m < i; m++ {
-		after += oneIf(pts[m].has&trace.FieldLimit != 0)
-	}
+	after := len(s.values(pts[j:i], pointLimit))
 	k, n := j, 0
 	calmRTT := rttFollows * s.base.rtt
 	for k > i0 {
@@ -5349,6 +5339,13 @@ func pointLimit(p *point) (float64, bool) { return p.limit, p.has&trace.FieldLim
 func pointRTT(p *point) (float64, bool)   { return p.rtt, p.has&trace.FieldRTT != 0 && p.rtt > 0 }
 func pointRTTMin(p *point) (float64, bool) {
 	return p.rttMin, p.has&trace.FieldRTTMin != 0 && p.rttMin > 0
+}
+
+// pinnedRTT is the RTT of a reading with requests in flight and no limit
+// read (a min-RTT measurement at a pinned concurrency: remeasuredIn).
+func pinnedRTT(p *point) (float64, bool) {
+	rtt, timed := pointRTT(p)
+	return rtt, timed && p.has&(trace.FieldLimit|trace.FieldInFlight) == trace.FieldInFlight
 }
 
 // utilisation is a point's in-flight over its limit, where both are
