@@ -1594,12 +1594,35 @@ func (b *baseline) deeper(w *windowStats) {
 // libraries run for real): 3 found and 4 edges gained, 1 edge lost
 // (the simulator's Envoy, whose capacity incident now found ends 55 s
 // early)
+//
+// A degraded window whose RTT is not higher but whose min RTT fell further
+// than its RTT did (in proportion) is not taken at all: the estimate read
+// low where the RTT says nothing got faster, and a min RTT judged against
+// it reads risen once the estimate is read afresh after the incident. Our
+// gradient limiter at its floor of 4 through a capacity incident (a
+// downstream of 350 read every second, σ 0.3) kept one estimate until it
+// read 909–1,034 ms, while the RTT held its calm 1.35–1.49 s and the calm
+// windows' min RTT had been 1,238–1,363 ms. The estimate read afresh as
+// the downstream came back was 1,400–1,515 ms, "1.55–1.67× up" against
+// the incident's, and the limit, regrowing from its floor by √limit a
+// window, read pinned low: degraded for four to five minutes after the
+// incident ended. Over the multi-episode incidents: the simulator's
+// calibration side (1,375) 1 end edge nearer (35 → 1 s late), none
+// farther, healthy time read degraded 3,003 → 2,869 s; fresh draws
+// + 5000 and + 7000 (914) 3 end edges nearer (232 → 37, 269 → 33 and
+// 301 → 23 s late), none farther, healthy time read degraded 4,456 →
+// 2,788 s; the held-out half (446) 3 edges nearer, none farther, healthy
+// time read degraded 2,036 → 1,267 s; the libraries' 354 dumped traces
+// unchanged
 func (b *baseline) take(w *windowStats) {
 	if !w.hasRTTMin || w.rttMinMed <= 0 || w.rttMinMed >= b.rttMin {
 		return
 	}
 	if w.class == Degraded && b.rtt > 0 && w.rttMed > b.rtt {
 		b.rttMin = w.rttMinMed
+		return
+	}
+	if w.class == Degraded && b.rtt > 0 && w.rttMed*b.rttMin > b.rtt*w.rttMinMed {
 		return
 	}
 	*b = baseline{rttMin: w.rttMinMed, limit: w.limitMed, rtt: w.rttMed}

@@ -1687,6 +1687,27 @@ func TestReadingsThatCompletedNoneAreNoRecovery(t *testing.T) {
 	c.checkFinding(t)
 }
 
+// TestAnEstimateReadLowInsideAnIncidentIsNoBaseline: a degraded window
+// whose min RTT fell further than its RTT did (in proportion) sets no
+// min-RTT baseline (baseline.take). Our gradient limiter, held at its
+// floor of 4 through a capacity incident, read its estimate at 931 ms
+// against the calm windows' 1,348–1,442 ms while the RTT stayed flat.
+// Judged against that, the estimate read afresh after the incident
+// (1,419 ms) was 1.5× up and the limit regrowing from its floor was
+// pinned low: before the rule, degraded to 40:35 and again from 42:51 to
+// the recording's end, five minutes after the downstream came back.
+func TestAnEstimateReadLowInsideAnIncidentIsNoBaseline(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gradient-capacity-lost-estimate-low-at-its-floor-1s.csv", "losses made", 37 * time.Minute, 40 * time.Minute}, 37*time.Minute + time.Second, 40*time.Minute + time.Second}
+	r, _, ok := c.checkFinding(t)
+	if !ok {
+		return
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if after := degradedDuring(r, day.Add(40*time.Minute+31*time.Second), day.Add(45*time.Minute)); len(after) > 0 {
+		t.Errorf("%s: no degraded-downstream after the incident ended at 40:00 (an interval + 30 s): %s", c.file, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
 // TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
 // a reading that completes (in-flight / RTT) at the calm level's pace or
 // faster with as many in flight or more, though its RTT is still high
