@@ -987,6 +987,24 @@ const (
 	overshootGrowth   = 2.0
 	overshootLoad     = 1.5
 	overshootReadings = 2
+	// episodeKeep: while a degraded episode is open the stream keeps its
+	// samples, up to 15 minutes of them, beyond the two windows or
+	// DefaultWindow it keeps otherwise: overshootStart compares the
+	// overshoot with the incident's pace before it, and an overshoot
+	// longer than what the stream keeps left it no incident to compare
+	// with. The simulator's Envoy-style controller over a downstream of
+	// 350 whose latency tripled (read every 5 s and 15 s) overshot for
+	// 2.5–4.5 minutes across min-RTT measurements, 1,050 in flight against
+	// 315 in the incident, and its episodes ended 180–270 s late. Only
+	// overshootStart reads the samples before head. Over the multi-episode
+	// incidents: the simulator's calibration side (1,375) 1 end edge
+	// nearer (195 → 35 s late), none farther, healthy time read degraded
+	// 2,869 → 2,709 s; fresh draws + 5000 and + 7000 (914) 3 end edges
+	// nearer (270 → 15, 180 → 15 and 75 → 10 s late), 2 farther (4 → 10
+	// s, and 45 → 60 s late where the overshoot found before began 45 s
+	// inside the incident), healthy time read degraded 2,788 → 2,393 s;
+	// the held-out half (446) 1 nearer (256 → 2 s late), none farther
+	episodeKeep = 15 * time.Minute
 	// slowerGrownShare, slowerGrownRTTRise: completions at a third of their
 	// best with the RTT (or min RTT) doubled are a slower downstream even
 	// where the limit grew past its baseline level. A limiter's own queue
@@ -1293,13 +1311,16 @@ type Stream struct {
 	// foldReadings)
 	probing bool
 
-	buf   []point // trailing samples, buf[head:] in time order
-	head  int
-	first int64
-	next  int64 // next window boundary
-	last  int64
-	n     int
-	have  trace.Field
+	buf  []point // trailing samples, buf[head:] in time order
+	head int
+	// oldest: the first sample kept before head, for overshootStart
+	// (episodeKeep); head where no degraded episode is open
+	oldest int
+	first  int64
+	next   int64 // next window boundary
+	last   int64
+	n      int
+	have   trace.Field
 
 	// the recording's baselines and memory of earlier windows
 	recording
@@ -1394,8 +1415,12 @@ type recording struct {
 	// requests as the downstream has taken without a queue that raised
 	// the RTT (fewer)
 	calmInFlight float64
-	floor        float64 // lowest limit seen
-	maxLim       float64 // highest limit seen
+	// keepFrom: while the last judged window is degraded, one window
+	// before the start of its episode's finding: the samples from there on
+	// are kept (episodeKeep); 0 otherwise
+	keepFrom int64
+	floor    float64 // lowest limit seen
+	maxLim   float64 // highest limit seen
 	// prevSwing: the last judged window swung (oscSlowLegs, oscSlowBand)
 	prevSwing bool
 	// swungRun: how many judged windows in a row, up to the last, made
@@ -1814,7 +1839,7 @@ func (s *Stream) decided() *Stream {
 	}
 	c := *s
 	c.buf = append([]point(nil), s.buf[s.head:]...)
-	c.head = 0
+	c.head, c.oldest = 0, 0
 	c.findings = append([]Finding(nil), s.findings...)
 	c.counts = map[Class]int{}
 	for k, v := range s.counts {
@@ -1923,9 +1948,11 @@ func (s *Stream) Push(smp trace.Sample) {
 	for !s.holding && s.head < len(s.buf) && s.buf[s.head].t < cut {
 		s.head++
 	}
-	if s.head > 512 && s.head > len(s.buf)/2 {
-		s.buf = s.buf[:copy(s.buf, s.buf[s.head:])]
-		s.head = 0
+	s.keepEpisode(t, cut)
+	if s.oldest > 512 && s.oldest > len(s.buf)/2 {
+		s.buf = s.buf[:copy(s.buf, s.buf[s.oldest:])]
+		s.head -= s.oldest
+		s.oldest = 0
 	}
 	if n := len(s.buf); n > s.head && (s.buf[n-1].t == p.t || n-s.head >= maxWindowPoints || s.fold && same) {
 		// the same instant again, a window already holding
@@ -1935,6 +1962,20 @@ func (s *Stream) Push(smp trace.Sample) {
 		return
 	}
 	s.buf = append(s.buf, p)
+}
+
+// keepEpisode moves oldest, the first sample kept, up to the first at cut
+// (where head is) or, while a degraded episode is open (keepFrom), at
+// keepFrom, and no further back than episodeKeep before t.
+func (s *Stream) keepEpisode(t, cut int64) {
+	keep := cut
+	if s.keepFrom != 0 {
+		keep = min(cut, max(s.keepFrom, addSat(t, -int64(episodeKeep))))
+	}
+	s.oldest = min(s.oldest, s.head)
+	for s.oldest < s.head && s.buf[s.oldest].t < keep {
+		s.oldest++
+	}
 }
 
 // closeUpTo judges every window that ends at or before t, the newest
@@ -2943,6 +2984,10 @@ func (s *Stream) commit(w windowStats) {
 	s.floor = w.floor
 	s.maxLim = math.Max(s.maxLim, w.p100)
 	s.findings = s.addVerdict(s.findings, w)
+	s.keepFrom = 0
+	if i := lastVerdict(s.findings); w.class == Degraded && i >= 0 && s.findings[i].Class == Degraded {
+		s.keepFrom = addSat(s.findings[i].Start.UnixNano(), -s.window)
+	}
 	// signatures
 	if w.hasUtil && w.limitMed >= 0.95*s.maxLim && w.util < idleUtil {
 		s.idle = w
@@ -3567,7 +3612,7 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	if !(s.calmHigh > 0) || !(s.calmInFlight > 0) {
 		return overshoot{}, false
 	}
-	pts := s.buf[s.head:]
+	pts := s.buf[s.oldest:] // the episode's samples (episodeKeep)
 	i0, i := firstAt(pts, lo), firstAt(pts, cut)
 	// the readings after it, the limit back at its level, before cut (a
 	// min-RTT measurement at the pinned minimum, no limit read, is none)

@@ -1546,7 +1546,10 @@ func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
 // incident's few readings with an RTT did, and twice what the incident
 // did with its readings that completed none counted (completedNone). The
 // overshoot is named (standing-queue), and a min RTT measured in the
-// incident at twice its earlier level with it.
+// incident at twice its earlier level with it. An overshoot that outlasts
+// the two windows the stream keeps (read every 5 s, 2½ minutes of it
+// across min-RTT measurements) is still compared with the incident before
+// it (episodeKeep): before, its episode ran on to 20:15, 195 s late.
 func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 	// the min RTT the overshoot ran on against its level before: 734
 	// against 229 ms, 1,655 against 573, 1,747 against 579; 1,328 against
@@ -1558,15 +1561,17 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 		{incidentEdges{"envoy-latency-overshoot-across-a-remeasurement-5s.csv", "losses made 63.2% of completions", 8 * time.Minute, 15 * time.Minute}, 8 * time.Minute, 15*time.Minute + 5*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-inside-it-1s.csv", "turned away 89% of demand", 30 * time.Minute, 37 * time.Minute}, 30*time.Minute + 2*time.Second, 37*time.Minute + 6*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-after-nothing-completed-5s.csv", "losses made 91.2% of completions", 8 * time.Minute, 16 * time.Minute}, 8*time.Minute + 5*time.Second, 16*time.Minute + 10*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-outlasting-the-buffer-5s.csv", "losses made 50.2% of completions", 8 * time.Minute, 17 * time.Minute}, 8*time.Minute + 5*time.Second, 17*time.Minute + 35*time.Second},
 	} {
 		r, _, ok := c.checkFinding(t)
 		if !ok {
 			continue
 		}
-		// the overshoot's minute after the incident reads healthy, and a
-		// standing-queue finding from the incident's end names it
+		// the overshoot's minute after the incident reads healthy (from
+		// the finding's end where that is later), and a standing-queue
+		// finding from the incident's end names it
 		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		for at := c.to + 30*time.Second; at < c.to+90*time.Second; at += 15 * time.Second {
+		for at := max(c.to+30*time.Second, c.end); at < c.to+90*time.Second; at += 15 * time.Second {
 			if got := verdictAt(r, day.Add(at)); got != Healthy {
 				t.Errorf("%s: at %v, after the incident, the verdict is %s, want healthy: %s", c.file, at, got, describeFindings(r.Findings, r.Start, 0))
 			}
@@ -1583,6 +1588,43 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 		if !named {
 			t.Errorf("%s: want a standing-queue finding of the overshoot from %v: %s", c.file, c.end, describeFindings(r.Findings, r.Start, 0))
 		}
+	}
+}
+
+// TestAStreamKeepsAnOpenEpisodeUpToEpisodeKeep: while a degraded episode
+// is open the stream keeps its samples from a window before the episode's
+// start, no further back than episodeKeep; once it closes, only the
+// trailing windows again.
+func TestAStreamKeepsAnOpenEpisodeUpToEpisodeKeep(t *testing.T) {
+	const file = "envoy-latency-overshoot-outlasting-the-buffer-5s.csv"
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := NewStream("episodes", Options{})
+	checked := map[time.Duration]bool{}
+	for _, smp := range readTestdata(t, file) {
+		s.Push(smp)
+		at := smp.Time.Sub(day)
+		kept := time.Duration(s.last - s.buf[s.oldest].t)
+		trailing := time.Duration(s.last - s.buf[s.head].t)
+		switch {
+		case at == 17*time.Minute:
+			// the episode open since 8:05: kept from before its start
+			checked[at] = true
+			if first := time.Unix(0, s.buf[s.oldest].t).UTC(); first.After(day.Add(8*time.Minute+5*time.Second)) || kept > episodeKeep {
+				t.Errorf("%s at %v: kept from %v (%v), want from before the episode's start at 8:05 and no more than %v", file, at, first.Sub(day), kept, episodeKeep)
+			}
+			if kept <= trailing {
+				t.Errorf("%s at %v: kept %v, no more than the trailing %v", file, at, kept, trailing)
+			}
+		case at == 45*time.Minute-5*time.Second:
+			// healthy since 27:05: the trailing windows only
+			checked[at] = true
+			if s.oldest != s.head {
+				t.Errorf("%s at %v: kept %v before the trailing %v with no episode open", file, at, kept, trailing)
+			}
+		}
+	}
+	if len(checked) != 2 {
+		t.Fatalf("%s: checked at %v, want 17:00 and 44:55", file, checked)
 	}
 }
 
