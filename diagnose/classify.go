@@ -1118,6 +1118,9 @@ type overshoot struct {
 	peak, inFlight             float64
 	calmLimit, calmInFlight    float64
 	rttMin, rttMinBefore, lost float64
+	// limitCalm: calmLimit is the highest calm level, not the highest
+	// level outside an incident (overshootLevel)
+	limitCalm bool
 }
 
 // Unreachable names a verdict the data cannot support, and why.
@@ -3609,7 +3612,8 @@ func (s *Stream) lossTail(lo, cut, end int64) int64 {
 // real libraries: nothing moved. Not counting, of those readings, only
 // the ones at the calm RTT (rttFollows of the baseline's) moved 1.
 func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
-	if !(s.calmHigh > 0) || !(s.calmInFlight > 0) {
+	level, calm := s.overshootLevel()
+	if !(level > 0) || !(s.calmInFlight > 0) {
 		return overshoot{}, false
 	}
 	pts := s.buf[s.oldest:] // the episode's samples (episodeKeep)
@@ -3626,7 +3630,7 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	for k > i0 {
 		p := &pts[k-1]
 		_, timed := pointRTT(p)
-		if !s.overshot(p) && p.has&trace.FieldLimit != 0 && !(p.limit >= overshootGrowth*s.calmHigh && timed && p.rtt <= calmRTT) {
+		if !s.overshot(p) && p.has&trace.FieldLimit != 0 && !(p.limit >= overshootGrowth*level && timed && p.rtt <= calmRTT) {
 			break
 		}
 		k--
@@ -3644,7 +3648,7 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	if !ok || !(over > 0) || !(over >= overshootGrowth*pace) {
 		return overshoot{}, false
 	}
-	o := overshoot{to: pts[min(j, len(pts)-1)].t, calmLimit: s.calmHigh, calmInFlight: s.calmInFlight, lost: -1}
+	o := overshoot{to: pts[min(j, len(pts)-1)].t, calmLimit: level, limitCalm: calm, calmInFlight: s.calmInFlight, lost: -1}
 	o.inFlight = s.median(s.values(pts[k:j], func(p *point) (float64, bool) { return p.inFlight, s.overshot(p) }))
 	if s.hasMinRTT() {
 		o.rttMin = s.median(s.values(pts[k:j], pointRTTMin))
@@ -3666,10 +3670,34 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 }
 
 // overshot reports a reading p whose limit stood at overshootGrowth times
-// the highest calm level or more with overshootLoad times the calm
-// in-flight or more, and an RTT (overshootStart).
+// the highest calm level (overshootLevel) or more with overshootLoad times
+// the calm in-flight or more, and an RTT (overshootStart).
 func (s *Stream) overshot(p *point) bool {
-	return timedLoad(p) && p.limit >= overshootGrowth*s.calmHigh && p.inFlight >= overshootLoad*s.calmInFlight
+	level, _ := s.overshootLevel()
+	return timedLoad(p) && p.limit >= overshootGrowth*level && p.inFlight >= overshootLoad*s.calmInFlight
+}
+
+// overshootLevel is the level an overshoot is measured against: the
+// highest calm level (calmHigh; calm true) or, where no window has counted
+// as calm, the highest level a window that was not degraded held
+// (limitRef), which is no lower. The Envoy-style controller settles with
+// its RTT 1.27–1.34 times its min RTT (its gradient's buffer), while the
+// window that set the RTT's baseline, still ramping up, held less of a
+// queue: no window after it counted as calm, and no overshoot could be
+// measured (the simulator's controller over a downstream of 150, read
+// every 5 s, after a minute of tripled latency: its episode ended 50 s
+// late; over one of 350, read every 15 s, 270 s late). Over the
+// multi-episode incidents: the simulator's calibration side (1,375) 1 end
+// edge nearer (50 → 5 s late), none farther, healthy time read degraded
+// 2,709 → 2,694 s; fresh draws + 5000 and + 7000 (914) 1 nearer (270 → 15
+// s late), none farther; the held-out half (446) 1 farther (70 → 95 s
+// late: an overshoot read inside a six-minute incident, its edge out of
+// tolerance either way); the libraries' 354 dumped traces unchanged.
+func (s *Stream) overshootLevel() (level float64, calm bool) {
+	if s.calmHigh > 0 {
+		return s.calmHigh, true
+	}
+	return s.limitRef, false
 }
 
 // timedLoad reports a reading with a limit, in-flight and an RTT

@@ -1549,7 +1549,11 @@ func TestReadingsFailingMoreThanTheyCompleteAreAnIncident(t *testing.T) {
 // incident at twice its earlier level with it. An overshoot that outlasts
 // the two windows the stream keeps (read every 5 s, 2½ minutes of it
 // across min-RTT measurements) is still compared with the incident before
-// it (episodeKeep): before, its episode ran on to 20:15, 195 s late.
+// it (episodeKeep): before, its episode ran on to 20:15, 195 s late. One
+// whose calm windows all ran at 1.3 times the RTT of its first, ramping
+// window (the baseline), so that none counted as calm, is measured
+// against the highest level it held outside an incident (overshootLevel):
+// before, its episode ran on to 9:50, 50 s late.
 func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 	// the min RTT the overshoot ran on against its level before: 734
 	// against 229 ms, 1,655 against 573, 1,747 against 579; 1,328 against
@@ -1562,6 +1566,7 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 		{incidentEdges{"envoy-latency-overshoot-inside-it-1s.csv", "turned away 89% of demand", 30 * time.Minute, 37 * time.Minute}, 30*time.Minute + 2*time.Second, 37*time.Minute + 6*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-after-nothing-completed-5s.csv", "losses made 91.2% of completions", 8 * time.Minute, 16 * time.Minute}, 8*time.Minute + 5*time.Second, 16*time.Minute + 10*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-outlasting-the-buffer-5s.csv", "losses made 50.2% of completions", 8 * time.Minute, 17 * time.Minute}, 8*time.Minute + 5*time.Second, 17*time.Minute + 35*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-no-calm-window-5s.csv", "losses made 61.9% of completions", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 5*time.Second, 9*time.Minute + 5*time.Second},
 	} {
 		r, _, ok := c.checkFinding(t)
 		if !ok {

@@ -442,7 +442,11 @@ func describeOvershoot(o *overshoot, v map[string]float64) (sum, rec string) {
 	v["limit_calm"] = decimal.Round(o.calmLimit, 2)
 	v["in_flight_median"] = decimal.Round(o.inFlight, 2)
 	v["in_flight_calm"] = decimal.Round(o.calmInFlight, 2)
-	sum = fmt.Sprintf("after the incident the limit ran to %.1f (%.1f× the %.1f it held calm) with %.1f in flight (%.1f× the calm %.1f), completing twice what it did in the incident", o.peak, o.peak/o.calmLimit, o.calmLimit, o.inFlight, o.inFlight/o.calmInFlight, o.calmInFlight)
+	held := "it held calm"
+	if !o.limitCalm {
+		held = "it held outside an incident"
+	}
+	sum = fmt.Sprintf("after the incident the limit ran to %.1f (%.1f× the %.1f %s) with %.1f in flight (%.1f× the calm %.1f), completing twice what it did in the incident", o.peak, o.peak/o.calmLimit, o.calmLimit, held, o.inFlight, o.inFlight/o.calmInFlight, o.calmInFlight)
 	if o.lost >= 0 {
 		v["lost"] = decimal.Round(o.lost, 0)
 		sum += fmt.Sprintf(", and lost %.0f requests", o.lost)

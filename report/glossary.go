@@ -287,8 +287,10 @@ Statistics (reports, JSON stats and evidence values)
   limit_peak, limit_calm, in_flight_calm
                      a standing-queue finding after an incident: the highest
                      limit the limiter ran to once the downstream came back,
-                     the highest limit it held calm before, and the in-flight
-                     it held calm (its most, with the RTT at its baseline):
+                     the highest limit it held calm before (where no window
+                     counted as calm, the highest it held outside an
+                     incident), and the in-flight it held calm (its most,
+                     with the RTT at its baseline):
                      twice the calm limit and 1.5× the calm in-flight or
                      more, completing twice what the incident did, is an
                      overshoot queued at the downstream, not the incident
