@@ -1314,16 +1314,16 @@ type Stream struct {
 	// foldReadings)
 	probing bool
 
-	buf  []point // trailing samples, buf[head:] in time order
-	head int
+	buf   []point // trailing samples, buf[head:] in time order
+	head  int
+	first int64
+	next  int64 // next window boundary
+	last  int64
+	n     int
+	have  trace.Field
 	// oldest: the first sample kept before head, for overshootStart
 	// (episodeKeep); head where no degraded episode is open
 	oldest int
-	first  int64
-	next   int64 // next window boundary
-	last   int64
-	n      int
-	have   trace.Field
 
 	// the recording's baselines and memory of earlier windows
 	recording
@@ -1967,15 +1967,15 @@ func (s *Stream) Push(smp trace.Sample) {
 	s.buf = append(s.buf, p)
 }
 
-// keepEpisode moves oldest, the first sample kept, up to the first at cut
-// (where head is) or, while a degraded episode is open (keepFrom), at
-// keepFrom, and no further back than episodeKeep before t.
+// keepEpisode moves oldest, the first sample kept: to head (the first at
+// cut) with no degraded episode open, or else up to keepFrom, and no
+// further back than episodeKeep before t.
 func (s *Stream) keepEpisode(t, cut int64) {
-	keep := cut
-	if s.keepFrom != 0 {
-		keep = min(cut, max(s.keepFrom, addSat(t, -int64(episodeKeep))))
+	if s.keepFrom == 0 {
+		s.oldest = s.head
+		return
 	}
-	s.oldest = min(s.oldest, s.head)
+	keep := min(cut, max(s.keepFrom, addSat(t, -int64(episodeKeep))))
 	for s.oldest < s.head && s.buf[s.oldest].t < keep {
 		s.oldest++
 	}
