@@ -3690,9 +3690,9 @@ func (s *Stream) overshot(p *point) bool {
 // multi-episode incidents: the simulator's calibration side (1,375) 1 end
 // edge nearer (50 → 5 s late), none farther, healthy time read degraded
 // 2,709 → 2,694 s; fresh draws + 5000 and + 7000 (914) 1 nearer (270 → 15
-// s late), none farther; the held-out half (446) 1 farther (70 → 95 s
-// late: an overshoot read inside a six-minute incident, its edge out of
-// tolerance either way); the libraries' 354 dumped traces unchanged.
+// s late), none farther; the held-out half (446) 1 farther (70 s late →
+// 95 s early: an overshoot read inside a six-minute incident, the edge out
+// of tolerance either way); the libraries' 354 dumped traces unchanged.
 func (s *Stream) overshootLevel() (level float64, calm bool) {
 	if s.calmHigh > 0 {
 		return s.calmHigh, true
