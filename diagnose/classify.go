@@ -3616,12 +3616,18 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	if !(level > 0) || !(s.calmInFlight > 0) {
 		return overshoot{}, false
 	}
+	// overshot: a reading whose limit stood at overshootGrowth times level
+	// or more with overshootLoad times the calm in-flight or more, and an
+	// RTT
+	overshot := func(p *point) bool {
+		return timedLoad(p) && p.limit >= overshootGrowth*level && p.inFlight >= overshootLoad*s.calmInFlight
+	}
 	pts := s.buf[s.oldest:] // the episode's samples (episodeKeep)
 	i0, i := firstAt(pts, lo), firstAt(pts, cut)
 	// the readings after it, the limit back at its level, before cut (a
 	// min-RTT measurement at the pinned minimum, no limit read, is none)
 	j := i
-	for j > i0 && !s.overshot(&pts[j-1]) {
+	for j > i0 && !overshot(&pts[j-1]) {
 		j--
 	}
 	after := len(s.values(pts[j:i], pointLimit))
@@ -3630,13 +3636,13 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	for k > i0 {
 		p := &pts[k-1]
 		_, timed := pointRTT(p)
-		if !s.overshot(p) && p.has&trace.FieldLimit != 0 && !(p.limit >= overshootGrowth*level && timed && p.rtt <= calmRTT) {
+		if !overshot(p) && p.has&trace.FieldLimit != 0 && !(p.limit >= overshootGrowth*level && timed && p.rtt <= calmRTT) {
 			break
 		}
 		k--
-		n += oneIf(s.overshot(p))
+		n += oneIf(overshot(p))
 	}
-	for k < j && !s.overshot(&pts[k]) {
+	for k < j && !overshot(&pts[k]) {
 		k++
 	}
 	if n < overshootReadings || n < after || k-i0 < shortSlowReadings {
@@ -3644,12 +3650,12 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	}
 	// its pace against the episode's before it
 	pace, ok := s.pace(pts[i0:k], shortSlowReadings, func(p *point) bool { return timedLoad(p) || p.loaded() && p.completedNone() })
-	over, _ := s.pace(pts[k:j], 1, s.overshot)
+	over, _ := s.pace(pts[k:j], 1, overshot)
 	if !ok || !(over > 0) || !(over >= overshootGrowth*pace) {
 		return overshoot{}, false
 	}
 	o := overshoot{to: pts[min(j, len(pts)-1)].t, calmLimit: level, limitCalm: calm, calmInFlight: s.calmInFlight, lost: -1}
-	o.inFlight = s.median(s.values(pts[k:j], func(p *point) (float64, bool) { return p.inFlight, s.overshot(p) }))
+	o.inFlight = s.median(s.values(pts[k:j], func(p *point) (float64, bool) { return p.inFlight, overshot(p) }))
 	if s.hasMinRTT() {
 		o.rttMin = s.median(s.values(pts[k:j], pointRTTMin))
 		o.rttMinBefore = s.base.rttMin
@@ -3667,14 +3673,6 @@ func (s *Stream) overshootStart(lo, cut int64) (overshoot, bool) {
 	}
 	o.from = pts[k].t
 	return o, true
-}
-
-// overshot reports a reading p whose limit stood at overshootGrowth times
-// the highest calm level (overshootLevel) or more with overshootLoad times
-// the calm in-flight or more, and an RTT (overshootStart).
-func (s *Stream) overshot(p *point) bool {
-	level, _ := s.overshootLevel()
-	return timedLoad(p) && p.limit >= overshootGrowth*level && p.inFlight >= overshootLoad*s.calmInFlight
 }
 
 // overshootLevel is the level an overshoot is measured against: the
