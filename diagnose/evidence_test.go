@@ -1755,6 +1755,62 @@ func TestAnEstimateReadLowInsideAnIncidentIsNoBaseline(t *testing.T) {
 	}
 }
 
+// TestAnEstimateReadAfreshIsNoSlowerDownstream: the window that closes an
+// incident, and the first after it, still hold the min-RTT estimate read
+// low at the limit's floor; neither sets the baseline, and the estimate
+// read afresh as the downstream came back is judged against the calm
+// windows', not against the incident's first third (baseline.take,
+// estimateReadLow). Our gradient limiter, read every second, through a
+// capacity incident 19:00–27:00: before the rule the incident read "min
+// RTT rose 1.61× (from 966.5 ms to 1559.9 ms)" and ended at 27:33, 33 s
+// late, and the limit regrowing from its floor 16 minutes later read
+// degraded again at 43:01 against the incident's estimate.
+func TestAnEstimateReadAfreshIsNoSlowerDownstream(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gradient-capacity-lost-estimate-read-afresh-after-it-1s.csv", "the limit fell to 4.0", 19 * time.Minute, 27 * time.Minute}, 19*time.Minute + time.Second, 26*time.Minute + 54*time.Second}
+	r, _, ok := c.checkFinding(t)
+	if !ok {
+		return
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if after := degradedDuring(r, day.Add(27*time.Minute+31*time.Second), day.Add(45*time.Minute)); len(after) > 0 {
+		t.Errorf("%s: no degraded-downstream after the incident ended at 27:00 (an interval + 30 s): %s", c.file, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
+// TestBaselineTakesNoEstimateReadLow: which windows baseline.take makes
+// the baseline that later windows' min-RTT rise is judged against. The
+// calm baseline: min RTT 1,300 ms, RTT 1,450 ms.
+func TestBaselineTakesNoEstimateReadLow(t *testing.T) {
+	calm := baseline{rttMin: 1300, limit: 180, rtt: 1450}
+	for _, c := range []struct {
+		name          string
+		class         Class
+		afterDegraded bool
+		rttMin, rtt   float64
+		taken         bool
+	}{
+		{"a healthy window with a lower estimate", Healthy, false, 970, 1450, true},
+		{"a degraded window whose estimate read low, the RTT level", Degraded, false, 970, 1450, false},
+		{"a degraded window behind its incident's queue, the estimate a hair lower", Degraded, false, 1290, 4000, false},
+		{"a degraded window whose RTT fell as far as its estimate (a limit at its floor)", Degraded, false, 1000, 1100, true},
+		{"the window after an incident, still on the incident's estimate", Healthy, true, 978, 1460, false},
+		{"the window after an incident, re-read 1.4 % lower, the RTT level", Healthy, true, 1282, 1450, true},
+		{"the window after an incident, the estimate 4 % lower, the RTT 2 % lower", Healthy, true, 1248, 1421, true},
+		{"a degraded window after another, the estimate read low", Degraded, true, 970, 1450, false},
+	} {
+		b := calm
+		w := windowStats{class: c.class, hasRTTMin: true, rttMinMed: c.rttMin, rttMed: c.rtt, limitMed: 4}
+		b.take(&w, c.afterDegraded)
+		want := calm
+		if c.taken {
+			want = baseline{rttMin: c.rttMin, limit: 4, rtt: c.rtt}
+		}
+		if b != want {
+			t.Errorf("%s (min RTT %.0f ms, RTT %.0f ms): baseline %+v, want %+v", c.name, c.rttMin, c.rtt, b, want)
+		}
+	}
+}
+
 // TestARunEndsWhereItsLevelsPaceCameBack: a run of slow readings ends at
 // a reading that completes (in-flight / RTT) at the calm level's pace or
 // faster with as many in flight or more, though its RTT is still high
@@ -2282,13 +2338,13 @@ func noSwingRead(t *testing.T, file string, r Result, zero time.Time) {
 // carries no deeper queue of its own: slower, not oscillating (read
 // oscillating for the last 8¾ minutes without swingBelow).
 func TestLatencyRiseUnderALimitSwingingPastItsLevel(t *testing.T) {
-	incidentEdges{"envoy-latency-limit-swinging-past-its-level-15s.csv", "min RTT rose 3.09×", 24 * time.Minute, 34 * time.Minute}.check(t)
+	incidentEdges{"envoy-latency-limit-swinging-past-its-level-15s.csv", "min RTT rose 3.07×", 24 * time.Minute, 34 * time.Minute}.check(t)
 }
 
 // TestLatencyRiseAfterAQueuedIncident: a degraded window whose min RTT
 // reads a hair under the baseline's, behind a queue its incident built,
-// lowers the baseline's min RTT but sets no RTT, limit or in-flight to
-// judge later windows against. go-concurrency-limits' Vegas, run for
+// sets no min RTT, RTT, limit or in-flight to judge later windows
+// against (baseline.take). go-concurrency-limits' Vegas, run for
 // real, took its first incident's window (RTT 26.4 s against a calm
 // 6.2 s) for the baseline, and the second incident's first window (the
 // RTT 2.8× the calm level, completions at 27 %) stood under 1.25× that
@@ -2300,12 +2356,12 @@ func TestLatencyRiseUnderALimitSwingingPastItsLevel(t *testing.T) {
 // runs away again as the latency clears), so only its start is held to
 // an interval + 30 s.
 func TestLatencyRiseAfterAQueuedIncident(t *testing.T) {
-	incidentEdges{"gcl-vegas-latency-after-a-queued-incident-15s.csv", "the RTT rose 2.79× (from 6197.6 ms", 25 * time.Minute, 34 * time.Minute}.check(t)
+	incidentEdges{"gcl-vegas-latency-after-a-queued-incident-15s.csv", "the RTT rose 2.80× (from 6170.8 ms", 25 * time.Minute, 34 * time.Minute}.check(t)
 
 	const file = "envoy-latency-after-a-runaway-incident-15s.csv"
 	r, zero, tol, in, found, _ := incidentEdges{file: file, from: 22 * time.Minute, to: 28 * time.Minute}.judge(t)
 	from := zero.Add(22 * time.Minute)
-	if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, "min RTT rose 2.97×") || !found || in[0].Start.Sub(from).Abs() > tol {
+	if len(in) != 1 || !strings.Contains(in[0].Evidence.Summary, "min RTT rose 2.96×") || !found || in[0].Start.Sub(from).Abs() > tol {
 		t.Errorf("%s: want one degraded-downstream finding saying the min RTT rose, from 22:00 (± %v), covering half of 22:00–28:00 or more: %s", file, tol, describeFindings(r.Findings, zero, 0))
 	}
 	for _, f := range r.Findings {
