@@ -1777,6 +1777,18 @@ func TestAnEstimateReadAfreshIsNoSlowerDownstream(t *testing.T) {
 	}
 }
 
+// TestARunIntoADegradedWindowIsThatEpisode: a run of slow readings that
+// runs into a window read degraded begins that episode (joinEpisode).
+// go-concurrency-limits' Vegas in the simulator, read every 15 s, through
+// a latency incident 26:00–34:00: its limit cut from 13 to 8–9 held the
+// windows' medians under the rules' bars until it climbed back at 28:30,
+// and the run that began at 26:15, overlapping that degraded window, was
+// dropped: healthy to 28:30, 150 s late.
+func TestARunIntoADegradedWindowIsThatEpisode(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gcl-vegas-latency-run-into-a-degraded-window-15s.csv", "min RTT rose 4.68×", 26 * time.Minute, 34 * time.Minute}, 26*time.Minute + 15*time.Second, 34*time.Minute + 15*time.Second}
+	c.checkFinding(t)
+}
+
 // TestBaselineTakesNoEstimateReadLow: which windows baseline.take makes
 // the baseline that later windows' min-RTT rise is judged against. The
 // calm baseline: min RTT 1,300 ms, RTT 1,450 ms.
