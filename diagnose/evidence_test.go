@@ -1789,6 +1789,19 @@ func TestARunIntoADegradedWindowIsThatEpisode(t *testing.T) {
 	c.checkFinding(t)
 }
 
+// TestALimitGrownUnderItsCalmLevelIsNoQueueOfItsOwn: a limit that grew
+// inside a window, to hold no more requests than the deepest calm window
+// held, with its RTT doubled against that window's, is slower
+// (grewUnderDeepest). The simulator's Vector-style ARC through a latency
+// incident 8:00–12:00 wobbled 37–45 under the 45–51 it held calm; where
+// it grew inside a window, past 1.1× the level of the window that set the
+// RTT's baseline (37–42, its first), no rule saw a downstream that got
+// slower, and the incident ended at 10:05, 115 s early.
+func TestALimitGrownUnderItsCalmLevelIsNoQueueOfItsOwn(t *testing.T) {
+	c := incidentFinding{incidentEdges{"vector-latency-limit-grown-under-its-calm-level-5s.csv", "min RTT rose 3.51×", 8 * time.Minute, 12 * time.Minute}, 8*time.Minute + 5*time.Second, 12*time.Minute + 5*time.Second}
+	c.checkFinding(t)
+}
+
 // TestBaselineTakesNoEstimateReadLow: which windows baseline.take makes
 // the baseline that later windows' min-RTT rise is judged against. The
 // calm baseline: min RTT 1,300 ms, RTT 1,450 ms.
