@@ -2787,8 +2787,8 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 // and not at its onset or its window's edge: the healthy or oscillating
 // findings fs[at:deg] the run overlaps end there (the first) or are the
 // run's, and a note the first took from a window the run overlaps is
-// dropped. A run that ran into a degraded episode was dropped whole, and
-// the minutes of it that no window read degraded read healthy:
+// dropped. Dropped whole instead, the minutes of such a run that no
+// window read degraded read healthy:
 // go-concurrency-limits' Vegas in the simulator (a capacity of 8, read
 // every 15 s) through a latency incident 26:00–34:00 (its limit cut from
 // 13 to 8–9 and back to 11–13, its RTT 1.7–2.9× up, completions at about
@@ -4821,8 +4821,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// simulator's calibration side (1,375) found 98.1 → 98.2 %, edged
 	// 95.9 → 96.2 %; fresh draws + 5000 and + 7000 found 98.7 → 99.1 %
 	// and 98.3 %, edged 94.9 → 95.6 % and 95.2 %; held-out half (446)
-	// edged 93.5 → 93.7 % (one incident found there with the rule alone,
-	// whose run then read degraded too, was lost until joinEpisode)
+	// edged 93.5 → 93.7 %. Without joinEpisode it lost one held-out
+	// incident: its last window read degraded, and the run of slow
+	// readings before it, which had found it, was dropped
 	grewUnderDeepest := !w.rttProxy && underDeepest
 	slowerFar := completesFar && w.hasRTTMin && rttRose && rttFollowed &&
 		(held || !aboveCapacity && grownSlower) && (!s.limitGrew(&w) || w.limitLast <= ownQueueGrowth*level || swingHeld || fewer && grownSlower || grewUnderDeepest) && (!swinging || w.pinned || notOwnQueue || swingHeld)
