@@ -2749,6 +2749,17 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 	if at < 0 {
 		return append(fs, d)
 	}
+	return s.spliceEpisode(fs, at, last, d)
+}
+
+// spliceEpisode puts the degraded finding d over the verdicts fs[at] to
+// fs[last] it overlaps: the first ends where d begins and the last begins
+// where d ends (each dropped where nothing of it is left), the verdicts
+// between are d's, the findings of no verdict there (stale-rtt-min) stay,
+// and a note the first or the last took from a window d overlaps is
+// dropped from it (noteKept).
+func (s *Stream) spliceEpisode(fs []Finding, at, last int, d Finding) []Finding {
+	from, to := d.Start.UnixNano(), d.End.UnixNano()
 	before, after := fs[at], fs[last]
 	before.End, after.Start = d.Start, d.End
 	if keep, _ := s.noteKept(before.slowFrom, from, to); !keep {
@@ -2763,8 +2774,6 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 	if _, keep := s.noteKept(after.lossiest, from, to); !keep {
 		after.lostMax = 0
 	}
-	// the verdicts between are the run's; the findings of no verdict
-	// there (stale-rtt-min) stay
 	var tail []Finding
 	for _, f := range fs[at+1 : last+1] {
 		if Rank(f.Class) == 0 {
@@ -2784,42 +2793,24 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 
 // joinEpisode makes the degraded episode fs[deg] begin at from, where a
 // run of slow or lossy readings that runs into it began (splitEpisode),
-// and not at its onset or its window's edge: the healthy or oscillating
-// findings fs[at:deg] the run overlaps end there (the first) or are the
-// run's, and a note the first took from a window the run overlaps is
-// dropped. Dropped whole instead, the minutes of such a run that no
-// window read degraded read healthy:
-// go-concurrency-limits' Vegas in the simulator (a capacity of 8, read
-// every 15 s) through a latency incident 26:00–34:00 (its limit cut from
-// 13 to 8–9 and back to 11–13, its RTT 1.7–2.9× up, completions at about
-// a third) read degraded only from 28:30; read every second, an incident
-// 35:00–40:00 read degraded only from 37:39, and was not found. Over the
+// and not at its onset or its window's edge: spliced over the healthy or
+// oscillating findings fs[at:deg] the run overlaps (spliceEpisode).
+// Dropped whole instead, the minutes of such a run that no window read
+// degraded read healthy: go-concurrency-limits' Vegas in the simulator (a
+// capacity of 8, read every 15 s) through a latency incident 26:00–34:00
+// (its limit cut from 13 to 8–9 and back to 11–13, its RTT 1.7–2.9× up,
+// completions at about a third) read degraded only from 28:30; read every
+// second, an incident 35:00–40:00 read degraded only from 37:39, and was
+// not found. Over the
 // multi-episode incidents: the simulator's calibration side (1,375) 2
 // start edges nearer into tolerance (150 → 15 s, 60 → 15 s) and 1 found
 // (159 → 1 s), none farther; its held-out half (446) 1 start edge nearer
 // (90 → 15 s), none farther; the fresh draws + 5000 and + 7000 unchanged.
 func (s *Stream) joinEpisode(fs []Finding, at, deg int, from int64) []Finding {
-	before, d := fs[at], fs[deg]
-	before.End = time.Unix(0, from).UTC()
-	if keep, _ := s.noteKept(before.slowFrom, from, d.End.UnixNano()); !keep {
-		before.slowShare = 0
-	}
-	if keep, _ := s.noteKept(before.lossiest, from, d.End.UnixNano()); !keep {
-		before.lostMax = 0
-	}
-	d.Start, d.onset = before.End, 0
+	d := fs[deg]
+	d.Start, d.onset = time.Unix(0, from).UTC(), 0
 	s.forgetSwings()
-	out := append([]Finding(nil), fs[:at]...)
-	if before.Start.Before(before.End) {
-		out = append(out, before)
-	}
-	for _, f := range fs[at+1 : deg] {
-		if Rank(f.Class) == 0 {
-			out = append(out, f) // findings of no verdict (stale-rtt-min) stay
-		}
-	}
-	out = append(out, d)
-	return append(out, fs[deg+1:]...)
+	return s.spliceEpisode(fs, at, deg, d)
 }
 
 // recordingEnd judges a recording's tail, from start (the end of its last

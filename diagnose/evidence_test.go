@@ -1734,46 +1734,37 @@ func TestReadingsThatCompletedNoneAreNoRecovery(t *testing.T) {
 	c.checkFinding(t)
 }
 
-// TestAnEstimateReadLowInsideAnIncidentIsNoBaseline: a degraded window
-// whose min RTT fell further than its RTT did (in proportion) sets no
-// min-RTT baseline (baseline.take). Our gradient limiter, held at its
-// floor of 4 through a capacity incident, read its estimate at 931 ms
-// against the calm windows' 1,348–1,442 ms while the RTT stayed flat.
-// Judged against that, the estimate read afresh after the incident
-// (1,419 ms) was 1.5× up and the limit regrowing from its floor was
-// pinned low: before the rule, degraded to 40:35 and again from 42:51 to
-// the recording's end, five minutes after the downstream came back.
-func TestAnEstimateReadLowInsideAnIncidentIsNoBaseline(t *testing.T) {
-	c := incidentFinding{incidentEdges{"gradient-capacity-lost-estimate-low-at-its-floor-1s.csv", "losses made", 37 * time.Minute, 40 * time.Minute}, 37*time.Minute + time.Second, 40*time.Minute + time.Second}
-	r, _, ok := c.checkFinding(t)
-	if !ok {
-		return
-	}
-	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if after := degradedDuring(r, day.Add(40*time.Minute+31*time.Second), day.Add(45*time.Minute)); len(after) > 0 {
-		t.Errorf("%s: no degraded-downstream after the incident ended at 40:00 (an interval + 30 s): %s", c.file, describeFindings(r.Findings, r.Start, 0))
-	}
-}
-
-// TestAnEstimateReadAfreshIsNoSlowerDownstream: the window that closes an
-// incident, and the first after it, still hold the min-RTT estimate read
-// low at the limit's floor; neither sets the baseline, and the estimate
-// read afresh as the downstream came back is judged against the calm
-// windows', not against the incident's first third (baseline.take,
-// estimateReadLow). Our gradient limiter, read every second, through a
-// capacity incident 19:00–27:00: before the rule the incident read "min
-// RTT rose 1.61× (from 966.5 ms to 1559.9 ms)" and ended at 27:33, 33 s
-// late, and the limit regrowing from its floor 16 minutes later read
-// degraded again at 43:01 against the incident's estimate.
-func TestAnEstimateReadAfreshIsNoSlowerDownstream(t *testing.T) {
-	c := incidentFinding{incidentEdges{"gradient-capacity-lost-estimate-read-afresh-after-it-1s.csv", "the limit fell to 4.0", 19 * time.Minute, 27 * time.Minute}, 19*time.Minute + time.Second, 26*time.Minute + 54*time.Second}
-	r, _, ok := c.checkFinding(t)
-	if !ok {
-		return
-	}
-	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if after := degradedDuring(r, day.Add(27*time.Minute+31*time.Second), day.Add(45*time.Minute)); len(after) > 0 {
-		t.Errorf("%s: no degraded-downstream after the incident ended at 27:00 (an interval + 30 s): %s", c.file, describeFindings(r.Findings, r.Start, 0))
+// TestAnEstimateReadLowIsNoBaseline: a min-RTT estimate read low at the
+// limit's floor through a capacity incident sets no baseline
+// (baseline.take, estimateReadLow), and no degraded finding follows the
+// incident by more than an interval + 30 s. Our gradient limiter in both:
+//   - Inside the incident: a degraded window whose min RTT fell further
+//     than its RTT did, the estimate read at 931 ms against the calm
+//     windows' 1,348–1,442 ms while the RTT stayed flat. Judged against
+//     that, the estimate read afresh after the incident (1,419 ms) was
+//     1.5× up and the limit regrowing from its floor was pinned low:
+//     before the rule, degraded to 40:35 and again from 42:51 to the
+//     recording's end, five minutes after the downstream came back.
+//   - The window that closes the incident, and the first after it, still
+//     hold that estimate; the estimate read afresh is judged against the
+//     calm windows', not the window's own first third. Read every second,
+//     through a capacity incident 19:00–27:00: before the rule the incident
+//     read "min RTT rose 1.61× (from 966.5 ms to 1559.9 ms)" and ended at
+//     27:33, 33 s late, and the limit regrowing from its floor 16 minutes
+//     later read degraded again at 43:01 against the incident's estimate.
+func TestAnEstimateReadLowIsNoBaseline(t *testing.T) {
+	for _, c := range []incidentFinding{
+		{incidentEdges{"gradient-capacity-lost-estimate-low-at-its-floor-1s.csv", "losses made", 37 * time.Minute, 40 * time.Minute}, 37*time.Minute + time.Second, 40*time.Minute + time.Second},
+		{incidentEdges{"gradient-capacity-lost-estimate-read-afresh-after-it-1s.csv", "the limit fell to 4.0", 19 * time.Minute, 27 * time.Minute}, 19*time.Minute + time.Second, 26*time.Minute + 54*time.Second},
+	} {
+		r, _, ok := c.checkFinding(t)
+		if !ok {
+			continue
+		}
+		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		if after := degradedDuring(r, day.Add(c.to+31*time.Second), day.Add(45*time.Minute)); len(after) > 0 {
+			t.Errorf("%s: no degraded-downstream after the incident ended at %v (an interval + 30 s): %s", c.file, c.to, describeFindings(r.Findings, r.Start, 0))
+		}
 	}
 }
 
