@@ -1780,6 +1780,27 @@ func TestARunIntoADegradedWindowIsThatEpisode(t *testing.T) {
 	c.checkFinding(t)
 }
 
+// TestAnEstimateStepIsNoIncidentStart: where a degraded episode begins, a
+// min-RTT step small against the RTT's shift after it is the estimate
+// re-read, not the incident's start (changePoint, estimateStepShare): the
+// edge is the first shift of another series after it. Both min-RTT
+// series are flat steps, so the step, a few percent, explained more of
+// their variance than the RTT's tripling did of the RTT's.
+func TestAnEstimateStepIsNoIncidentStart(t *testing.T) {
+	for _, c := range []incidentFinding{
+		// go-concurrency-limits' Vegas, run for real: its estimate re-read
+		// 726 -> 665 ms at 13:16, the RTT level; the episode began there,
+		// 164 s early
+		{incidentEdges{"gcl-vegas-latency-estimate-stepped-before-it-15s.csv", "the RTT rose 2.97×", 16 * time.Minute, 25 * time.Minute}, 16 * time.Minute, 25*time.Minute + 16*time.Second},
+		// go-concurrency-limits' AIMD in the simulator: the window's
+		// minimum stepped 93 -> 113 ms at 16:10 under a level RTT of
+		// 121 ms; the episode began at 16:08, 52 s early
+		{incidentEdges{"gcl-aimd-latency-estimate-stepped-before-it-1s.csv", "min RTT rose 9.51×", 17 * time.Minute, 21 * time.Minute}, 17 * time.Minute, 21*time.Minute + 1*time.Second},
+	} {
+		c.checkFinding(t)
+	}
+}
+
 // TestALimitGrownUnderItsCalmLevelIsNoQueueOfItsOwn: a limit that grew
 // inside a window, to hold no more requests than the deepest calm window
 // held, with its RTT doubled against that window's, is slower
@@ -1878,7 +1899,7 @@ func TestARunEndsWhereItsLevelsPaceCameBack(t *testing.T) {
 // (remeasuredIn); at the calm RTT it is nobody's.
 func TestARemeasurementInsideAnIncidentIsThatIncident(t *testing.T) {
 	const file = "envoy-latency-remeasuring-through-it-5s.csv"
-	c := incidentFinding{incidentEdges{file, "the limit fell from 424.0 to 6.0", 8 * time.Minute, 10 * time.Minute}, 7*time.Minute + 50*time.Second, 10*time.Minute + 10*time.Second}
+	c := incidentFinding{incidentEdges{file, "the limit fell from 424.0 to 6.0", 8 * time.Minute, 10 * time.Minute}, 8*time.Minute + 5*time.Second, 10*time.Minute + 10*time.Second}
 	r, _, ok := c.checkFinding(t)
 	if !ok {
 		return
