@@ -1801,6 +1801,26 @@ func TestAnEstimateStepIsNoIncidentStart(t *testing.T) {
 	}
 }
 
+// TestALossyRunPastItsEpisodeIsThatEpisode: a run of slow or lossy
+// readings that begins inside a degraded episode and goes on for
+// shortSlowReadings readings or more past its end ends that episode
+// (extendEpisode), the mirror of joinEpisode; dropped, the incident's
+// last minutes read healthy.
+func TestALossyRunPastItsEpisodeIsThatEpisode(t *testing.T) {
+	for _, c := range []incidentFinding{
+		// go-concurrency-limits' Gradient, run for real: its limit cut
+		// from 48 to 4 emptied the queue, the RTT fell under its calm
+		// level from 26:29, and every reading lost 2–8 requests until
+		// 27:05; the episode ended on the RTT's fall at 25:54, 66 s early
+		{incidentEdges{"gcl-gradient-latency-lossy-run-past-its-fall-5s.csv", "the RTT rose 2.17×", 25 * time.Minute, 27 * time.Minute}, 25*time.Minute + 4*time.Second, 27*time.Minute + 5*time.Second},
+		// the simulator's Vector-style ARC at a capacity of 8: its limit
+		// at 4–8 through 20:05; the episode ended at 18:50, 70 s early
+		{incidentEdges{"vector-capacity-lossy-run-past-its-episode-5s.csv", "the limit fell to 6.0, 25% of its earlier 24.0", 17 * time.Minute, 20 * time.Minute}, 17*time.Minute + 5*time.Second, 20*time.Minute + 5*time.Second},
+	} {
+		c.checkFinding(t)
+	}
+}
+
 // TestALimitGrownUnderItsCalmLevelIsNoQueueOfItsOwn: a limit that grew
 // inside a window, to hold no more requests than the deepest calm window
 // held, with its RTT doubled against that window's, is slower
