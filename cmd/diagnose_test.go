@@ -679,10 +679,11 @@ func TestDiagnoseReadsAMinuteStepRangeFromPrometheus(t *testing.T) {
 // shares the second window with the minutes before it. Through the real
 // Prometheus, as TestDiagnoseReadsAMinuteStepRangeFromPrometheus reads
 // its recording, the verdict is degraded-downstream, its finding from the
-// reading at which the limit fell to the end.
+// reading before the one at which the limit fell (the fall and its losses
+// came in the minute since it) to the end.
 func TestDiagnoseJudgesTheLastMinutesOfAMinuteStepRange(t *testing.T) {
 	rows, promURL, end, shift := backfilledFixture(t, filepath.Join("..", "diagnose", "testdata", "gradient-degraded-60s.csv"))
-	fell := rows[15].Time.Add(shift)
+	fell := rows[14].Time.Add(shift)
 	if rows[15].Limit != 4 || rows[14].Limit < 150 {
 		t.Fatalf("the fixture's limit falls %v → %v at row 15, want 150 or more → 4", rows[14].Limit, rows[15].Limit)
 	}

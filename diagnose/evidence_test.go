@@ -1355,8 +1355,10 @@ func TestSizedWindowBeginsWhereTheFirstEnded(t *testing.T) {
 // same (tailJudged: half a window, or DefaultWindow where that is
 // shorter): the incident from minute 16 on shares the second window with
 // the minutes before it, its losses diluted, and only the tail reads it;
-// the finding then begins where the limit fell. A tail of 4 minutes is
-// too short to judge as a window, but a window's length of readings up to
+// the finding then begins at the reading before the one where the limit
+// fell (lossHead: that reading's losses fell in the minute since it),
+// minute 15, where the simulator's downstream degraded. A tail of 4
+// minutes is too short to judge as a window, but a window's length of readings up to
 // its end reads degraded, and that it may say (shortTail): the finding
 // begins within a reading of the fall.
 func TestLastFiveMinutesOfMinuteReadingsAreJudged(t *testing.T) {
@@ -1371,15 +1373,15 @@ func TestLastFiveMinutesOfMinuteReadingsAreJudged(t *testing.T) {
 	}
 	found := false
 	for _, f := range r.Findings {
-		found = found || f.Class == Degraded && f.Start.Equal(fell) && !f.End.Before(r.End) && strings.Contains(f.Evidence.Summary, "the limit fell to 4.0")
+		found = found || f.Class == Degraded && f.Start.Equal(smp[14].Time) && !f.End.Before(r.End) && strings.Contains(f.Evidence.Summary, "the limit fell to 4.0")
 	}
 	if r.Class != Degraded || !found {
-		t.Fatalf("%s, want degraded-downstream from %v to the end saying the limit fell to 4.0: %s", r.Class, fell, describeFindings(r.Findings, r.Start, 0))
+		t.Fatalf("%s, want degraded-downstream from %v (the reading before the fall) to the end saying the limit fell to 4.0: %s", r.Class, smp[14].Time, describeFindings(r.Findings, r.Start, 0))
 	}
 	short := Classify("degraded", smp[:len(smp)-1], Options{})
 	found = false
 	for _, f := range short.Findings {
-		found = found || f.Class == Degraded && !f.Start.Before(fell) && f.Start.Sub(fell) <= time.Minute && !f.End.Before(short.End)
+		found = found || f.Class == Degraded && f.Start.Sub(fell) <= time.Minute && fell.Sub(f.Start) <= time.Minute && !f.End.Before(short.End)
 	}
 	if short.Class != Degraded || !found || short.Stats.JudgedWindows != 3 {
 		t.Fatalf("a tail of 4 minutes: %s, %d windows judged; want degraded-downstream from a minute of %v to the end, 3 windows: %s", short.Class, short.Stats.JudgedWindows, fell, describeFindings(short.Findings, short.Start, 0))
@@ -1561,12 +1563,12 @@ func TestAnOvershootAfterAnIncidentIsNotThatIncident(t *testing.T) {
 	staleMin := map[string]bool{"envoy-latency-overshoot-after-it-5s.csv": true, "envoy-latency-overshoot-inside-it-1s.csv": true, "envoy-latency-overshoot-after-nothing-completed-5s.csv": true}
 	for _, c := range []incidentFinding{
 		{incidentEdges{"envoy-latency-overshoot-after-it-5s.csv", "min RTT rose 3.21×", 8 * time.Minute, 10 * time.Minute}, 8*time.Minute + 5*time.Second, 10*time.Minute + 5*time.Second},
-		{incidentEdges{"envoy-latency-overshoot-after-it-15s.csv", "losses made 53.8% of completions", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 15*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-after-it-15s.csv", "losses made 53.8% of completions", 8 * time.Minute, 9 * time.Minute}, 8 * time.Minute, 9*time.Minute + 15*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-across-a-remeasurement-5s.csv", "losses made 63.2% of completions", 8 * time.Minute, 15 * time.Minute}, 8 * time.Minute, 15*time.Minute + 5*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-inside-it-1s.csv", "turned away 89% of demand", 30 * time.Minute, 37 * time.Minute}, 30*time.Minute + 2*time.Second, 37*time.Minute + 6*time.Second},
 		{incidentEdges{"envoy-latency-overshoot-after-nothing-completed-5s.csv", "losses made 91.2% of completions", 8 * time.Minute, 16 * time.Minute}, 8*time.Minute + 5*time.Second, 16*time.Minute + 10*time.Second},
-		{incidentEdges{"envoy-latency-overshoot-outlasting-the-buffer-5s.csv", "losses made 50.2% of completions", 8 * time.Minute, 17 * time.Minute}, 8*time.Minute + 5*time.Second, 17*time.Minute + 35*time.Second},
-		{incidentEdges{"envoy-latency-overshoot-no-calm-window-5s.csv", "losses made 61.9% of completions", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 5*time.Second, 9*time.Minute + 5*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-outlasting-the-buffer-5s.csv", "losses made 50.2% of completions", 8 * time.Minute, 17 * time.Minute}, 8 * time.Minute, 17*time.Minute + 35*time.Second},
+		{incidentEdges{"envoy-latency-overshoot-no-calm-window-5s.csv", "losses made 61.9% of completions", 8 * time.Minute, 9 * time.Minute}, 8 * time.Minute, 9*time.Minute + 5*time.Second},
 	} {
 		r, _, ok := c.checkFinding(t)
 		if !ok {
@@ -1694,7 +1696,7 @@ func TestAnOvershootIntoSwingsIsNotThatIncident(t *testing.T) {
 // RTT after 9:15 doubled (the downstream still slow), the edge stays
 // where the window put it.
 func TestAShortEpisodeKeepsTheEdgeWhereItsLossesStopped(t *testing.T) {
-	c := incidentFinding{incidentEdges{"gcl-vegas-capacity-lost-a-minute-regrowing-at-its-rtt-15s.csv", "the limit fell to 15.0, 36% of its earlier 42.0", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 15*time.Second}
+	c := incidentFinding{incidentEdges{"gcl-vegas-capacity-lost-a-minute-regrowing-at-its-rtt-15s.csv", "the limit fell to 15.0, 36% of its earlier 42.0", 8 * time.Minute, 9 * time.Minute}, 8 * time.Minute, 9*time.Minute + 15*time.Second}
 	if _, _, ok := c.checkFinding(t); !ok {
 		return
 	}
@@ -1755,7 +1757,7 @@ func TestReadingsThatCompletedNoneAreNoRecovery(t *testing.T) {
 func TestAnEstimateReadLowIsNoBaseline(t *testing.T) {
 	for _, c := range []incidentFinding{
 		{incidentEdges{"gradient-capacity-lost-estimate-low-at-its-floor-1s.csv", "losses made", 37 * time.Minute, 40 * time.Minute}, 37*time.Minute + time.Second, 40*time.Minute + time.Second},
-		{incidentEdges{"gradient-capacity-lost-estimate-read-afresh-after-it-1s.csv", "the limit fell to 4.0", 19 * time.Minute, 27 * time.Minute}, 19*time.Minute + time.Second, 26*time.Minute + 54*time.Second},
+		{incidentEdges{"gradient-capacity-lost-estimate-read-afresh-after-it-1s.csv", "the limit fell to 4.0", 19 * time.Minute, 27 * time.Minute}, 19 * time.Minute, 26*time.Minute + 54*time.Second},
 	} {
 		r, _, ok := c.checkFinding(t)
 		if !ok {
