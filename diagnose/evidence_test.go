@@ -1358,9 +1358,9 @@ func TestSizedWindowBeginsWhereTheFirstEnded(t *testing.T) {
 // the finding then begins at the reading before the one where the limit
 // fell (lossHead: that reading's losses fell in the minute since it),
 // minute 15, where the simulator's downstream degraded. A tail of 4
-// minutes is too short to judge as a window, but a window's length of readings up to
-// its end reads degraded, and that it may say (shortTail): the finding
-// begins within a reading of the fall.
+// minutes is too short to judge as a window, but a window's length of
+// readings up to its end reads degraded, and that it may say (shortTail):
+// the finding begins within a reading of the fall.
 func TestLastFiveMinutesOfMinuteReadingsAreJudged(t *testing.T) {
 	smp := readTestdata(t, "gradient-degraded-60s.csv")
 	fell := smp[0].Time.Add(15 * time.Minute)
