@@ -32,7 +32,10 @@ func TestGoConcurrencyLimitsRealLibrary(t *testing.T) {
 		}
 	})
 	ctx := context.Background()
-	src, err := NewHTTPSource([]string{svc.URL}, HTTPConfig{Interval: 300 * time.Millisecond})
+	// the test checks what each scrape read, not how fast: under -race on
+	// a loaded two-core runner one scrape of the library under load took
+	// longer than the default timeout (80 % of the interval, 240 ms)
+	src, err := NewHTTPSource([]string{svc.URL}, HTTPConfig{Interval: 300 * time.Millisecond, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +187,8 @@ func TestFailsafeGoBehindMimirsRegistration(t *testing.T) {
 	}
 	svc := thirdpartytest.FailsafeGoBehindMimir(t)
 	ctx := context.Background()
-	src, err := NewHTTPSource([]string{svc.URL}, HTTPConfig{Interval: 300 * time.Millisecond})
+	// a generous timeout, as TestGoConcurrencyLimitsRealLibrary's
+	src, err := NewHTTPSource([]string{svc.URL}, HTTPConfig{Interval: 300 * time.Millisecond, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
