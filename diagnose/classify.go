@@ -2719,7 +2719,7 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 		if Rank(f.Class) == 0 || !f.Start.Before(time.Unix(0, to)) || !time.Unix(0, from).Before(f.End) {
 			continue
 		}
-		if f.Class == Degraded && at < 0 && ext < 0 && !open && f.Start.UnixNano() <= from && s.loadedIn(f.End.UnixNano(), to) >= shortSlowReadings {
+		if f.Class == Degraded && at < 0 && ext < 0 && !open && f.Start.UnixNano() <= from && s.countIn(f.End.UnixNano(), to, (*point).loaded) >= shortSlowReadings {
 			ext = i
 			continue
 		}
@@ -2773,19 +2773,6 @@ func (s *Stream) splitEpisode(fs []Finding, counts map[Class]int, r slowRun, w w
 		return append(fs, d)
 	}
 	return s.spliceEpisode(fs, at, last, d)
-}
-
-// loadedIn counts the readings in [from, to) with a limit and in-flight
-// (the readings a run of slow ones reads: slowReader.read).
-func (s *Stream) loadedIn(from, to int64) int {
-	pts := s.buf[s.head:]
-	n := 0
-	for i := firstAt(pts, from); i < len(pts) && pts[i].t < to; i++ {
-		if pts[i].loaded() {
-			n++
-		}
-	}
-	return n
 }
 
 // spliceEpisode puts the degraded finding d over the verdicts fs[at] to
@@ -2854,9 +2841,9 @@ func (s *Stream) joinEpisode(fs []Finding, at, deg int, from int64) []Finding {
 // spliced over the healthy or oscillating findings fs[deg+1:last+1] the
 // run overlaps (spliceEpisode): the mirror of joinEpisode. The run must
 // hold shortSlowReadings loaded readings or more past the episode's end
-// (loadedIn): a reading past it disagrees with changePoint only on the
-// reading at the edge (with one, 44 end edges on the calibration side a
-// reading later), and readings with no limit are a re-measurement at a
+// (the readings slowReader.read reads): a reading past it disagrees with
+// changePoint only on the reading at the edge (with one, 44 end edges on
+// the calibration side a reading later), and readings with no limit are a re-measurement at a
 // pinned concurrency that remeasuredIn judges (counted, the Envoy-style
 // controller's at its calm RTT became the episode's). Dropped instead,
 // the incident's last minutes read healthy: go-concurrency-limits'

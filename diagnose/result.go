@@ -341,9 +341,15 @@ func (s *Stream) readingsShort(start int64, intervalS float64) (more int, every 
 
 // partialSamples counts the limit samples in [from, to).
 func (s *Stream) partialSamples(from, to int64) int {
+	return s.countIn(from, to, func(p *point) bool { return p.has&trace.FieldLimit != 0 })
+}
+
+// countIn counts the kept readings in [from, to) that match.
+func (s *Stream) countIn(from, to int64, match func(*point) bool) int {
+	pts := s.buf[s.head:]
 	n := 0
-	for _, p := range s.buf[s.head:] {
-		if p.t >= from && p.t < to && p.has&trace.FieldLimit != 0 {
+	for i := firstAt(pts, from); i < len(pts) && pts[i].t < to; i++ {
+		if match(&pts[i]) {
 			n++
 		}
 	}
