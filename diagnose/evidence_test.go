@@ -1823,6 +1823,25 @@ func TestALossyRunPastItsEpisodeIsThatEpisode(t *testing.T) {
 	}
 }
 
+// TestALimitStillFallingIsNoSmallerDownstream: a limit fallen to half
+// that is still falling in one move, with in-flight against it, its RTT
+// held up and completions fallen far, is a downstream that got slower
+// (slowerFallenFar's fellFar), though none of its windows is calm: a
+// limiter following a smaller downstream would have brought the RTT back.
+func TestALimitStillFallingIsNoSmallerDownstream(t *testing.T) {
+	for _, c := range []incidentFinding{
+		// go-concurrency-limits' Gradient, run for real: its limit slid
+		// from 183 to 18 over the incident at 1.46× its calm RTT, losing
+		// nothing; read healthy throughout
+		{incidentEdges{"gcl-gradient-capacity-lost-limit-still-falling-15s.csv", "the RTT rose 1.46×", 8 * time.Minute, 16 * time.Minute}, 8*time.Minute + 14*time.Second, 16*time.Minute + 16*time.Second},
+		// its Gradient2, run for real: the limit slid from 111 to 12
+		// through a tripled latency; the episode was 28:59–33:44
+		{incidentEdges{"gcl-gradient2-latency-limit-still-falling-15s.csv", "rose 3.04×", 28 * time.Minute, 38 * time.Minute}, 28*time.Minute + 13*time.Second, 38*time.Minute + 15*time.Second},
+	} {
+		c.checkFinding(t)
+	}
+}
+
 // TestALimitGrownUnderItsCalmLevelIsNoQueueOfItsOwn: a limit that grew
 // inside a window, to hold no more requests than the deepest calm window
 // held, with its RTT doubled against that window's, is slower
