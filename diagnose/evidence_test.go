@@ -1842,6 +1842,25 @@ func TestALimitStillFallingIsNoSmallerDownstream(t *testing.T) {
 	}
 }
 
+// TestALimitHeldLowAfterALossyFallIsThatIncident: a limit that fell to
+// half or less with its losses up and holds there, demand pressing on it,
+// completions at half their best or less and losses still present, is the
+// same incident of capacity lost (heldAfterLosses), though the losses are
+// no higher than their calm level. With the losses removed after the fall
+// it is a limiter following a smaller downstream: the incident ends where
+// they stop.
+func TestALimitHeldLowAfterALossyFallIsThatIncident(t *testing.T) {
+	c := incidentFinding{incidentEdges{"vector-arc-capacity-held-low-after-a-lossy-fall-5s.csv", "29% of its earlier 24.0", 8 * time.Minute, 18 * time.Minute}, 8*time.Minute + 5*time.Second, 18*time.Minute + 5*time.Second}
+	c.checkFinding(t)
+
+	smp := readTestdata(t, c.file)
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := Classify("episodes", lossesScaled(smp, day.Add(10*time.Minute), 0), Options{})
+	if in := degradedDuring(r, day.Add(11*time.Minute), day.Add(18*time.Minute)); len(in) != 0 {
+		t.Errorf("losses removed from 10:00: degraded %s: %s", in[0].Start.Format("15:04:05"), in[0].Evidence.Summary)
+	}
+}
+
 // TestALimitGrownUnderItsCalmLevelIsNoQueueOfItsOwn: a limit that grew
 // inside a window, to hold no more requests than the deepest calm window
 // held, with its RTT doubled against that window's, is slower
