@@ -4646,25 +4646,26 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// heldAfterLosses: or held there, the whole window at half its
 	// earlier level or less (its 90th percentile), demand pressing on it,
 	// completions at half their best or less and losses still a material
-	// share (bindingShare), though no higher than their calm level: a downstream
-	// that lost capacity and fails some of what it is sent, behind a
-	// limiter that sat above its capacity before (the simulator's
+	// share (bindingShare), though no higher than their calm level: a
+	// downstream that lost capacity and fails some of what it is sent,
+	// behind a limiter that sat above its capacity before. The simulator's
 	// Vector-style ARC at a capacity of 8 loses 16–20 % of completions to
 	// overload calm; cut to 30 % with 5 % errors, its limit falls 24 → 6
-	// with losses at 28–46 %, then holds at 4–8 losing 7–24 %, near or below the
-	// calm level, and each incident of 3–10 minutes read degraded for its
-	// first minute only). Without the losses, a limit held low is a
-	// limiter following a smaller downstream (TestHealthyStepDownIsNamed):
-	// asking no losses put 18,000–35,000 s of each multi-episode set's
-	// healthy time degraded, and a trickle (errorShare) read
-	// go-concurrency-limits' AIMD held at 32–36 losing 1.7 % degraded: the
-	// limiter's own queue timing out as it came down
-	// (TestFallAfterALossBurstIsCapacityLost). Over the simulator's multi-episode incidents
-	// (calibration side, held-out half, fresh draws + 5000, + 7000): 9
-	// found and 9 edged gained, all Vector's ARC at 8, none lost, healthy
-	// time read degraded unchanged; of the 2,355 whole-trace dumps and the
-	// 354 recordings of the libraries run for real one span moved, nearer
-	// (a Vector degraded trace's last 3¼ minutes read oscillating)
+	// with losses at 28–46 %, then holds at 4–8 losing 7–24 %, near or
+	// below the calm level, and each incident of 3–10 minutes read
+	// degraded for its first minute only. Without the losses, a limit held
+	// low is a limiter following a smaller downstream
+	// (TestHealthyStepDownIsNamed): asking no losses put 18,000–35,000 s
+	// of each multi-episode set's healthy time degraded, and a trickle
+	// (errorShare) read go-concurrency-limits' AIMD held at 32–36 losing
+	// 1.7 % degraded, its own queue timing out as it came down
+	// (TestFallAfterALossBurstIsCapacityLost). Over the simulator's
+	// multi-episode incidents (calibration side, held-out half, fresh
+	// draws + 5000, + 7000): 9 found and 9 edged gained, all Vector's ARC
+	// at 8, none lost, healthy time read degraded unchanged; of the 2,355
+	// whole-trace dumps and the 354 recordings of the libraries run for
+	// real one span moved, nearer (a Vector degraded trace's last 3¼
+	// minutes read oscillating)
 	heldAfterLosses := s.lossyFall.left > 0 && w.hasDropShare && w.dropShare >= bindingShare && w.hasRejShare && w.rejShare >= bindingShare && w.p90 <= collapseDrop*s.limitRef && completesHalf
 	// the smaller rule's losses: up now, or pinned with losses
 	smallerLosses := lossesRose || w.pinned && lossy

@@ -570,14 +570,16 @@ func (s *Stream) describe(f *Finding) {
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 			v["readings"] = float64(w.n)
 			v["completions_share"] = decimal.Round(w.tputShare, 2)
-		case degradedAfterLosses:
-			sum = fmt.Sprintf("%s, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand, after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
-				w.fellTo(), w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
-			v["lost_share"] = decimal.Round(w.dropShare, 4)
-			v["lost_share_at_fall"] = decimal.Round(w.fall.share, 4)
-		case degradedHeldLow:
-			sum = fmt.Sprintf("%s, and holds there (%.1f–%.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand and losses make %.1f%% of completions, after losses made %.1f%% (%s) as it began to fall (the window from %s): capacity lost, and some of what is sent still fails",
-				w.fellTo(), w.p10, w.p90, 100*w.tputShare, 100*w.rejShare, 100*w.dropShare, 100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
+		case degradedAfterLosses, degradedHeldLow:
+			if w.why == degradedAfterLosses {
+				sum = fmt.Sprintf("%s, still falling (%.1f to %.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand",
+					w.fellTo(), w.limitFirst, w.limitLast, 100*w.tputShare, 100*w.rejShare)
+			} else {
+				sum = fmt.Sprintf("%s, and holds there (%.1f–%.1f in the window) with completions at %.0f%% of their best while it turns away %.0f%% of demand and losses make %.1f%% of completions",
+					w.fellTo(), w.p10, w.p90, 100*w.tputShare, 100*w.rejShare, 100*w.dropShare)
+			}
+			sum += fmt.Sprintf(", after losses made %.1f%% of completions (%s) as it began to fall (the window from %s)",
+				100*w.fall.share, calmLevel(w.fall.calm), time.Unix(0, w.fall.from).UTC().Format(time.RFC3339))
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
 			v["lost_share_at_fall"] = decimal.Round(w.fall.share, 4)
 		case degradedFloor:
