@@ -1807,7 +1807,9 @@ func TestAnEstimateStepIsNoIncidentStart(t *testing.T) {
 // readings that begins inside a degraded episode and goes on for
 // shortSlowReadings readings or more past its end ends that episode
 // (extendEpisode), the mirror of joinEpisode; dropped, the incident's
-// last minutes read healthy.
+// last minutes read healthy. Not where those readings are a queue
+// draining (drainedPast): the RTT falling by a third or more, losing a
+// trickle.
 func TestALossyRunPastItsEpisodeIsThatEpisode(t *testing.T) {
 	for _, c := range []incidentFinding{
 		// go-concurrency-limits' Gradient, run for real: its limit cut
@@ -1818,6 +1820,11 @@ func TestALossyRunPastItsEpisodeIsThatEpisode(t *testing.T) {
 		// the simulator's Vector-style ARC at a capacity of 8: its limit
 		// at 4–8 through 20:05; the episode ended at 18:50, 70 s early
 		{incidentEdges{"vector-capacity-lossy-run-past-its-episode-5s.csv", "the limit fell to 6.0, 25% of its earlier 24.0", 17 * time.Minute, 20 * time.Minute}, 17*time.Minute + 5*time.Second, 20*time.Minute + 5*time.Second},
+		// not a queue draining past it (drainedPast): go-concurrency-
+		// limits' Gradient2, run for real, its RTT falling from 16.8 s to
+		// its calm 6.0 s at a limit of 35-37 while a request a reading
+		// timed out; the episode ran on over the drain to 18:15, 75 s late
+		{incidentEdges{"gcl-gradient2-latency-queue-drained-past-its-end-15s.csv", "the RTT rose 2.27×", 8 * time.Minute, 17 * time.Minute}, 8*time.Minute + 29*time.Second, 17*time.Minute + 14*time.Second},
 	} {
 		c.checkFinding(t)
 	}
