@@ -1287,7 +1287,7 @@ type windowStats struct {
 	dropCalm              float64
 	// beganLossyFall: the limit began to fall in this window with its
 	// losses up (lossesRose); fall: the window it fell from, where the
-	// verdict was judged against one (degradedAfterLosses)
+	// verdict was judged against one (degradedAfterLosses, degradedHeldLow)
 	beganLossyFall bool
 	fall           lossyFall
 	// rttAt is the RTT's median in the window that set the min-RTT
@@ -4831,7 +4831,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// minute closed), none farther, no verdict lost; multi-episode
 	// incidents of the simulator (calibration side, held-out half, fresh
 	// draws + 5000, + 7000): 1 edge gained, 2 a second nearer, none lost
-	fellFar := w.legs <= 1 && w.limitLast < w.limitFirst && !smallerLosses
+	fellFar := w.fellInOneMove() && !smallerLosses
 	slowerFallenFar := completesFar && w.limitMed <= collapseDrop*w.ref && (calm || fellFar) && w.hasUtil && w.util >= unboundUtil &&
 		s.base.rtt > 0 && w.rttMed >= rttFollows*s.base.rtt && !aboveCapacity
 	// slowerHeld: the min RTT rose 1.5× while the limit held the level it
@@ -5106,7 +5106,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		w.class, w.why = Degraded, degradedFellLossy
 	case slower:
 		w.class = Degraded
-	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && (!swinging || w.legs <= 1 && w.limitLast < w.limitFirst) || w.p90 <= collapseDrop*s.limitRef) && (smallerLosses || fellAfterLosses || heldAfterLosses) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
+	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && (!swinging || w.fellInOneMove()) || w.p90 <= collapseDrop*s.limitRef) && (smallerLosses || fellAfterLosses || heldAfterLosses) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing — not a trickle of them while
 		// the RTT drains with the limit (queueTimedOut), nor where
@@ -5506,6 +5506,10 @@ func swingMakesVerdict(n, queued, judged int) bool {
 // extremes (the 10–90 % band at least oscWideBand and two jitters: a limit
 // jumping every sample, as a smoothing of 1 makes it).
 func (w *windowStats) swings() bool { return w.swingsBy(1) }
+
+// fellInOneMove reports a window whose limit spreads by one move down (one
+// leg, its last third under its first): it fell, it did not swing.
+func (w *windowStats) fellInOneMove() bool { return w.legs <= 1 && w.limitLast < w.limitFirst }
 
 // swingsBy is swings with the middle half spread by iqrJitters jitters.
 func (w *windowStats) swingsBy(iqrJitters float64) bool {
