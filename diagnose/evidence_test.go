@@ -1849,6 +1849,30 @@ func TestALimitStillFallingIsNoSmallerDownstream(t *testing.T) {
 	}
 }
 
+// TestAShortRunBeginsWhereItsLossesOrItsPaceChanged: a run of slow or
+// lossy readings too short to move a window's median is an incident where
+// a reading bounds its start — by losses that began in the reading across
+// it (lossesBegan), though that reading holds fewer in flight than the
+// run's load, or by a pace the run fell from (outpaced), though its RTT
+// rose less than twice — and it runs to where the downstream came back:
+// readings at the run's level past its one reading at twice the RTT are
+// that level, not its queue draining (drained). go-concurrency-limits'
+// Gradient run for real: each of these incidents was found by no rule.
+func TestAShortRunBeginsWhereItsLossesOrItsPaceChanged(t *testing.T) {
+	for _, c := range []incidentFinding{
+		// capacity lost with errors for two minutes, 7.4 % lost with 36
+		// of the limit's 47 in flight across the start
+		{incidentEdges{"gcl-gradient-capacity-lost-losses-began-across-its-start-15s.csv", "the limit fell to 16.4, 34% of its earlier 48.0", 26 * time.Minute, 28 * time.Minute}, 26 * time.Minute, 28*time.Minute + 14*time.Second},
+		// the same, 18.6 % lost with 120 of 161 in flight
+		{incidentEdges{"gcl-gradient-two-short-incidents-15s.csv", "the limit fell to 51.6, 30% of its earlier 175.0", 8 * time.Minute, 10 * time.Minute}, 8*time.Minute + time.Second, 10*time.Minute + 14*time.Second},
+		// two minutes slower: one reading at 2× the calm RTT, seven at
+		// 1.6× as the limit fell from 124 to 36
+		{incidentEdges{"gcl-gradient-two-short-incidents-15s.csv", "the RTT rose 1.69×", 18 * time.Minute, 20 * time.Minute}, 18*time.Minute + 15*time.Second, 20*time.Minute + 13*time.Second},
+	} {
+		c.checkFinding(t)
+	}
+}
+
 // TestALimitHeldLowAfterALossyFallIsThatIncident: a limit that fell to
 // half or less with its losses up and holds there, demand pressing on it,
 // completions at half their best or less and losses still present, is the
