@@ -1453,6 +1453,22 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 	}
 }
 
+// TestAMinuteReadOffItsBeatIsFound: a scrape's readings come early or late
+// by a part of their interval, so the four readings of a one-minute
+// incident read every 15 s span 57–62 s from the first to the one after
+// them; a run spans a minute less a quarter of its mean interval (spans).
+// Both libraries run for real; neither incident was found.
+func TestAMinuteReadOffItsBeatIsFound(t *testing.T) {
+	for _, c := range []incidentFinding{
+		// go-concurrency-limits' Gradient2: 25:16–26:13, 57 s
+		{incidentEdges{"gcl-gradient2-capacity-lost-a-minute-read-off-the-beat-15s.csv", "for 4 readings in a row", 25 * time.Minute, 26 * time.Minute}, 25*time.Minute + 16*time.Second, 26*time.Minute + 13*time.Second},
+		// failsafe-go: 8:16–9:15 across both edges, 59 s
+		{incidentEdges{"failsafe-latency-tripled-a-minute-read-off-the-beat-15s.csv", "for 3 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 16*time.Second, 9*time.Minute + 15*time.Second},
+	} {
+		c.checkFinding(t)
+	}
+}
+
 // TestAShortIncidentReadAcrossItsEdges: a reading averages the requests
 // that completed over its interval, and where the RTT is a good part of
 // the interval the reading taken across an incident's edge holds both
@@ -1464,8 +1480,10 @@ func TestAMinuteOfSlowerDownstreamReadEvery15sIsFound(t *testing.T) {
 // Each fixture is a third-party limiter whose incident no window's
 // medians showed, found by no rule without it: run for real and read every
 // 15 s, or (go-concurrency-limits' AIMD, in virtual time, read every 5 s)
-// draining over the incident's last readings at 1.5× the RTT before it
-// (shortSlowHold), the first of them the one across its end.
+// held open through the incident's last readings at 1.8× the RTT before
+// it (shortSlowHold) to the reading across its end. A queue that drains
+// within the run's RTT — one reading at 1.9× after a minute at 3×, its
+// Gradient2 run for real — ends it at its first (drained).
 func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, c := range []incidentFinding{
@@ -1478,10 +1496,14 @@ func TestAShortIncidentReadAcrossItsEdges(t *testing.T) {
 		// requests with in-flight off its limit, neither under the run's
 		// load nor at its limit (edge)
 		{incidentEdges{"gcl-gradient-capacity-lost-a-minute-reading-across-its-start-15s.csv", "for 4 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8 * time.Minute, 9*time.Minute + 16*time.Second},
-		// its AIMD read every 5 s: the queue drains over the incident's
-		// last two readings, at 1.8× the RTT before it (shortSlowHold),
-		// and the first of them is across its end
-		{incidentEdges{"gcl-aimd-capacity-lost-a-minute-draining-over-its-last-readings-5s.csv", "for 11 readings in a row", 30 * time.Minute, 31 * time.Minute}, 30*time.Minute + 5*time.Second, 30*time.Minute + 50*time.Second},
+		// its AIMD read every 5 s: the incident's last three readings at
+		// 1.8× the RTT before it (shortSlowHold), 10 s against a run's RTT
+		// of 5 s: the level it held, no drain; the one across its end at
+		// 1.3× (31:05)
+		{incidentEdges{"gcl-aimd-capacity-lost-a-minute-held-at-the-lower-bar-to-its-end-5s.csv", "for 11 readings in a row", 30 * time.Minute, 31 * time.Minute}, 30*time.Minute + 5*time.Second, 31*time.Minute + 5*time.Second},
+		// its Gradient2: the queue drained in one reading (9:15) after
+		// three at 3×
+		{incidentEdges{"gcl-gradient2-latency-a-minute-queue-drained-in-one-reading-15s.csv", "for 3 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 29*time.Second, 9*time.Minute + 15*time.Second},
 	} {
 		c.checkFinding(t)
 	}
