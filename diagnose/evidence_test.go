@@ -1874,12 +1874,14 @@ func TestALimitStillFallingIsNoSmallerDownstream(t *testing.T) {
 // TestAShortRunBeginsWhereItsLossesOrItsPaceChanged: a run of slow or
 // lossy readings too short to move a window's median is an incident where
 // a reading bounds its start — by losses that began in the reading across
-// it (lossesBegan), though that reading holds fewer in flight than the
-// run's load, or by a pace the run fell from (outpaced), though its RTT
-// rose less than twice — and it runs to where the downstream came back:
-// readings at the run's level past its one reading at twice the RTT are
-// that level, not its queue draining (drained). go-concurrency-limits'
-// Gradient run for real: each of these incidents was found by no rule.
+// it (lossesBegan), though that reading holds fewer in flight than its
+// limit, or by a pace the run fell from (outpaced), though its RTT rose
+// less than twice, or by a reading with more in flight than the run
+// (heavier), though under its limit — and it runs to where the downstream
+// came back: readings at the run's level past its one reading at twice
+// the RTT are that level, not its queue draining (drained).
+// go-concurrency-limits' Gradient and Vegas run for real: each of these
+// incidents was found by no rule.
 func TestAShortRunBeginsWhereItsLossesOrItsPaceChanged(t *testing.T) {
 	for _, c := range []incidentFinding{
 		// capacity lost with errors for two minutes, 7.4 % lost with 36
@@ -1890,6 +1892,8 @@ func TestAShortRunBeginsWhereItsLossesOrItsPaceChanged(t *testing.T) {
 		// two minutes slower: one reading at 2× the calm RTT, seven at
 		// 1.6× as the limit fell from 124 to 36
 		{incidentEdges{"gcl-gradient-two-short-incidents-15s.csv", "the RTT rose 1.69×", 18 * time.Minute, 20 * time.Minute}, 18*time.Minute + 15*time.Second, 20*time.Minute + 13*time.Second},
+		// its Vegas: 20 in flight before the run, 10 in it on average
+		{incidentEdges{"gcl-vegas-capacity-lost-fewer-in-flight-than-before-it-15s.csv", "for 8 readings in a row", 8 * time.Minute, 10 * time.Minute}, 8*time.Minute + 16*time.Second, 10*time.Minute + 13*time.Second},
 	} {
 		c.checkFinding(t)
 	}
