@@ -2699,7 +2699,7 @@ func (r *slowRun) asLoaded(p *point) bool {
 //     minutes smaller; fresh draws + 5000 and + 7000: 4 edges nearer by
 //     1–25 s;
 //   - the libraries' recorded incidents (354 recordings, run for real): 4
-//     found gained (go-concurrency-limits' Gradient ×3, its Gradient2), 11
+//     found gained (go-concurrency-limits' Gradient ×3, its Gradient2), 10
 //     starts nearer by 5–15 s (the reading across the start), none farther;
 //   - none lost anywhere, healthy time read degraded unchanged, and no
 //     verdict moved in the 2,355 whole-trace recordings.
