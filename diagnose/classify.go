@@ -2398,10 +2398,13 @@ func (sr *slowReader) read(p *point) (ok bool) {
 		from, rose := r.rose()
 		long := r.n >= shortSlowReadings && r.spans(p.t-from) && rose && !r.excessLost()
 		regained, overshot := r.regained(p)
+		// bounded: the run ends at p (an edge after it, or the level's
+		// pace regained), asked once for both cases below
+		bounded := long && (r.edge(p, lost, false, true) || regained)
 		switch {
-		case long && (r.edge(p, lost, false, true) || regained) && r.straddled:
+		case bounded && r.straddled:
 			r.from, r.calmAfter = from, 2
-		case long && (r.edge(p, lost, false, true) || regained):
+		case bounded:
 			r.from, r.to, r.calmAfter, r.overshot = from, p.t, 1, overshot
 		case long && !r.straddled && r.pressed(p):
 			// across the run's end: the reading after it must bound it
