@@ -129,6 +129,13 @@ const (
 	// is the median.
 	shortSlowRise     = 2.0
 	shortSlowReadings = 3
+	// rampReadings: how many readings before a run rose may walk back over
+	// to the one it rose from, within the run's mean RTT (a rise lasts
+	// about an RTT: the requests in flight as the downstream slowed
+	// complete within theirs): read every second, a rise over 16 s. At 8,
+	// three of the libraries' recorded starts (read every second, RTTs of
+	// 7–12 s) moved back 1–3 s; 32 moved nothing.
+	rampReadings = 16
 	// shortSlowHold: once such a run is open, a reading goes on with it at
 	// 1.5× the RTT and two thirds of the completions (a window's
 	// degradedRTTRise): a threshold with hysteresis. Such readings in a row
@@ -1506,17 +1513,14 @@ type recording struct {
 // the readings after it, in a recording's tail, are read against too
 // (openIncident); last, the last judged window, the evidence's template.
 type slowReader struct {
-	run       slowRun
-	done      slowRun
-	calm      point
-	calmLost  float64
-	prior     point
-	priorLost float64
-	lossAt    int64
-	pace      baseline
-	ref       baseline
-	hasRef    bool
-	last      windowStats
+	run    slowRun
+	done   slowRun
+	recent calmReadings
+	lossAt int64
+	pace   baseline
+	ref    baseline
+	hasRef bool
+	last   windowStats
 }
 
 // slowRun is a run of readings slow or lossy as shortSlowdowns asks: its
@@ -1524,9 +1528,9 @@ type slowReader struct {
 // many and how many of them lossy, the means of their RTT, min RTT,
 // limit, in-flight and loss share, and the lowest and highest limit.
 type slowRun struct {
-	from                         int64
-	before                       point
-	beforeLost                   float64
+	from int64
+	// earlier: the readings before it, newest first
+	earlier                      calmReadings
 	n, lossy, failing, timed     int
 	rtt, rttMin, limit, inFlight float64
 	lost, lo, hi                 float64
@@ -1537,12 +1541,9 @@ type slowRun struct {
 	at, to    int64
 	ref       baseline
 	calmAfter int
-	// outer and outerLost: the reading before before, and its loss share;
 	// straddled: to is a reading across the run's end, the reading after
 	// it still to bound the run (edge); overshot: to regained the level's
 	// pace with overshootLoad times its in-flight or more (regained)
-	outer     point
-	outerLost float64
 	straddled bool
 	overshot  bool
 	// drain: the first of the readings in a row at its end slow only by
@@ -1554,6 +1555,34 @@ type slowRun struct {
 	quiet         int64
 	quietN        int
 	quietExpected float64
+}
+
+// calmReadings are the newest readings outside a run and their loss
+// shares, rampReadings of them at most, in a ring: where a run begins, the
+// readings it may have risen from (rose).
+type calmReadings struct {
+	ring [rampReadings]struct {
+		p    point
+		lost float64
+	}
+	n int
+}
+
+// push keeps p, which lost lost, as the newest.
+func (c *calmReadings) push(p *point, lost float64) {
+	e := &c.ring[c.n%rampReadings]
+	e.p, e.lost = *p, lost
+	c.n++
+}
+
+// at returns the k-th newest reading and its loss share (0: the newest),
+// a zero reading (not loaded) where fewer were kept.
+func (c *calmReadings) at(k int) (*point, float64) {
+	if k >= c.n || k >= rampReadings {
+		return &point{}, 0
+	}
+	e := &c.ring[(c.n-1-k)%rampReadings]
+	return &e.p, e.lost
 }
 
 // freshRecording is a recording before its first window: no baseline yet.
@@ -2366,7 +2395,7 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			r.n = 0
 		}
 		if r.n == 0 {
-			*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, before: sr.calm, beforeLost: sr.calmLost, outer: sr.prior, outerLost: sr.priorLost, ref: sr.ref}
+			*r = slowRun{from: p.t, lo: p.limit, hi: p.limit, earlier: sr.recent, ref: sr.ref}
 		}
 		r.n++
 		r.quiet, r.quietN, r.quietExpected = 0, 0, 0
@@ -2424,8 +2453,7 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			r.calmAfter += r.quietN - 1
 		}
 	}
-	sr.prior, sr.priorLost = sr.calm, sr.calmLost
-	sr.calm, sr.calmLost = *p, lost
+	sr.recent.push(p, lost)
 	return ok
 }
 
@@ -2706,13 +2734,58 @@ func (r *slowRun) asLoaded(p *point) bool {
 //     starts nearer by 5–15 s (the reading across the start), none farther;
 //   - none lost anywhere, healthy time read degraded unchanged, and no
 //     verdict moved in the 2,355 whole-trace recordings.
+//
+// A rise lasts about the run's RTT (the requests in flight as the
+// downstream slowed complete within theirs), and where that is several
+// readings, none of them bounds the run: rose walks back over readings
+// under the run's load (pressed) that began within its mean RTT before it
+// (rampReadings at most) to one that bounds it, and the run begins at the
+// reading after that one. failsafe-go (v0.9.8, run for real, read every
+// second) through a minute of tripled latency: 4.2–4.5 s calm, six
+// readings rising from 5.9 to 8.7 s, then 60 at 9.5–15 s; the reading
+// before the run at 8.7 s, the one before that at 7.8 s, and the incident
+// was not found. Read every 15 s, a rise is within a reading, and the
+// reading across the start can be at half the run's RTT while risen by
+// the lower bar an open run goes on at (shortSlowHold): it is the start
+// where the reading before it bounds the run too, as the drain's first
+// reading is the end (drained). failsafe-go through a minute of tripled
+// latency: 3.1 s calm, 6.2 s across the start, three readings at 13–14 s
+// spanning 47 s from the first to the one after them; not found. Over
+// the libraries' recorded incidents (354 recordings, draws + 2000 and
+// + 3000): 2 found gained (those two), 10 starts nearer by 1–4 s (read
+// every 1 and 5 s), 1 end farther by 3 s (go-concurrency-limits' AIMD
+// read every second: a run after its incident joins it); a fresh draw
+// (+ 5000, 171 recordings): 1 start nearer, 1 end farther by 5 s (the
+// same AIMD case); the simulator's multi-episode incidents (seed,
+// + 2000, + 3000 and the held-out half, 1,821): nothing moved; fresh
+// draws + 5000 and + 7000 (914): 2 starts nearer by 5 and 15 s; healthy
+// time read degraded unchanged in each, and no output moved in 3,218
+// whole-trace recordings (calibration, held-out, validation; simulator
+// and libraries).
 func (r *slowRun) rose() (from int64, ok bool) {
+	before, _ := r.earlier.at(0)
 	for _, lenient := range [...]bool{false, true} {
-		if r.edge(&r.before, r.beforeLost, lenient, lenient) {
+		if q, lost := r.earlier.at(0); r.edge(q, lost, lenient, lenient) {
+			// risen by the open run's lower bar there (shortSlowHold):
+			// across the start, where the reading before it bounds it
+			if q2, lost2 := r.earlier.at(1); q.slowerBy(shortSlowHold, &r.ref) && r.pressed(q) && r.edge(q2, lost2, lenient, lenient) {
+				return q.t, true
+			}
 			return r.from, true
 		}
-		if (r.pressed(&r.before) || r.lossesBegan()) && r.edge(&r.outer, r.outerLost, lenient, lenient) {
-			return r.before.t, true
+		if !r.pressed(before) && !r.lossesBegan() {
+			continue
+		}
+		// the readings across the start: one, or more that rose within
+		// the run's RTT (ramp)
+		for k := 1; k < rampReadings; k++ {
+			across, _ := r.earlier.at(k - 1)
+			if k > 1 && (!r.pressed(across) || float64(r.from-across.t) > r.rtt*1e6) {
+				break
+			}
+			if q, lost := r.earlier.at(k); r.edge(q, lost, lenient, lenient) {
+				return across.t, true
+			}
 		}
 	}
 	return 0, false
@@ -2770,7 +2843,9 @@ func (r *slowRun) spans(d int64) bool {
 // completions failed across the start, the limit then 38 → 4 losing 4–8 %
 // a reading (16 in flight on average); no rule found the incident.
 func (r *slowRun) lossesBegan() bool {
-	return r.mostlyLossy() && r.beforeLost >= shortLossShare && r.outerLost < shortLossShare && r.before.inFlight >= r.inFlight
+	before, beforeLost := r.earlier.at(0)
+	_, outerLost := r.earlier.at(1)
+	return r.mostlyLossy() && beforeLost >= shortLossShare && outerLost < shortLossShare && before.inFlight >= r.inFlight
 }
 
 // outpaced reports a reading p next to the run r that completed (in-flight

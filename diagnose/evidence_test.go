@@ -1899,6 +1899,27 @@ func TestAShortRunBeginsWhereItsLossesOrItsPaceChanged(t *testing.T) {
 	}
 }
 
+// TestAShortRunRisesOverItsRTT: the requests in flight as a downstream
+// slows complete within their RTT, so a reading's mean RTT rises over
+// about the run's RTT. The readings across the start are those of the
+// rise: read every second, the reading the run rose from is the last at
+// half its RTT within an RTT before it (rose's ramp); read every 15 s, a
+// reading already risen by the lower bar an open run goes on at
+// (shortSlowHold) is across the start though at half the run's RTT, and
+// the reading before it bounds the run. failsafe-go run for real: neither
+// incident was found.
+func TestAShortRunRisesOverItsRTT(t *testing.T) {
+	for _, c := range []incidentFinding{
+		// 4.2–4.5 s calm, six readings rising 5.9 → 8.7 s before 60 at
+		// 9.5–15 s: the rise begins at 23:05
+		{incidentEdges{"failsafe-latency-tripled-a-minute-risen-over-its-rtt-1s.csv", "for 60 readings in a row", 23 * time.Minute, 24 * time.Minute}, 23*time.Minute + 6*time.Second, 24*time.Minute + 12*time.Second},
+		// 3.1 s calm, 6.2 s across the start, three readings at 13–14 s
+		{incidentEdges{"failsafe-latency-tripled-a-minute-risen-half-across-its-start-15s.csv", "for 3 readings in a row", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 16*time.Second},
+	} {
+		c.checkFinding(t)
+	}
+}
+
 // TestALimitHeldLowAfterALossyFallIsThatIncident: a limit that fell to
 // half or less with its losses up and holds there, demand pressing on it,
 // completions at half their best or less and losses still present, is the
