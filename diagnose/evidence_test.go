@@ -1899,6 +1899,19 @@ func TestAShortRunBeginsWhereItsLossesOrItsPaceChanged(t *testing.T) {
 	}
 }
 
+// TestALimitSteppedDownAsErrorsAppearedIsDegraded: a limiter deaf to
+// losses cuts only as far as its downstream's capacity went, and a
+// downstream that lost a part of it and fails a share of what it is sent
+// steps its limit down by a fifth, not to half, at a flat RTT
+// (steppedLossy). go-concurrency-limits' Gradient2 run for real, its
+// limit at 93 over a downstream of 250 cut to 75 with 5 % errors, read
+// healthy for all nine minutes. The same step without errors stays
+// healthy (TestHealthyStepDownIsNamed).
+func TestALimitSteppedDownAsErrorsAppearedIsDegraded(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gcl-gradient2-capacity-lost-stepped-down-a-fifth-as-errors-appeared-15s.csv", "as losses appeared: 4.9% of completions", 8 * time.Minute, 17 * time.Minute}, 7*time.Minute + 59*time.Second, 17*time.Minute + 14*time.Second}
+	c.checkFinding(t)
+}
+
 // TestAShortRunRisesOverItsRTT: the requests in flight as a downstream
 // slows complete within their RTT, so a reading's mean RTT rises over
 // about the run's RTT. The readings across the start are those of the

@@ -548,6 +548,9 @@ func (s *Stream) describe(f *Finding) {
 		case degradedSmaller:
 			sum = fmt.Sprintf("%s, while losses made %.1f%% of completions (%s)", w.fellTo(), 100*w.dropShare, w.calmLosses())
 			v["lost_share"] = decimal.Round(w.dropShare, 4)
+		case degradedStepLossy:
+			sum = fmt.Sprintf("the limit stepped down to %.1f, %.0f%% of its earlier %.1f, as losses appeared: %.1f%% of completions (%s; most readings lost %.1f%% or more), the RTT within 1.25× of its level before — a downstream that takes less and fails part of what it is sent", w.limitMed, 100*w.limitMed/w.ref, w.ref, 100*w.dropShare, w.calmLosses(), 100*errorShare)
+			v["lost_share"] = decimal.Round(w.dropShare, 4)
 		case degradedBrief:
 			sum = fmt.Sprintf("the RTT rose %.2f× (from %.1f ms to %.1f ms) for %d readings in a row while %.1f were in flight (limit %.1f): completions fell to %.0f%%", w.rttMed/w.rttAt, w.rttAt, w.rttMed, w.n, w.inFlightMed, w.limitMed, 100*w.tputShare)
 			if w.hasRTTMin {

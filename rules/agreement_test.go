@@ -120,6 +120,13 @@ func TestAlertsAgreeWithDiagnose(t *testing.T) {
 		// clause
 		{diagnose.Degraded, "oursgtwoshedding", []sim.Step{start}, &limiter.Windowed{Limiter: &limiter.Gradient2{InitialLimit: c}, Window: 100 * time.Millisecond, MinSamples: 20}},
 		{diagnose.PipelineBound, "gclaimdpipeline", []sim.Step{start, {At: at(35), Demand: fp(0.1 * thr)}}, thirdpartytest.AIMD(c, 0.9, 1)},
+		// a downstream cut to 75 % with 5 % errors under go-concurrency-
+		// limits' Gradient2, deaf to losses: its limit steps down by a
+		// fifth as losses appear (capacity-stepped, diagnose's
+		// steppedLossy); and the same step without errors, a limiter
+		// following a smaller downstream
+		{diagnose.Degraded, "gclgradientstepped", []sim.Step{start, {At: at(40), Capacity: fp(0.75 * c), ErrorRate: fp(0.05)}}, thirdpartytest.Gradient2(c, 0.2, 4)},
+		{diagnose.Healthy, "gclgradientstep", []sim.Step{start, {At: at(40), Capacity: fp(0.75 * c)}}, thirdpartytest.Gradient2(c, 0.2, 4)},
 	}
 	var set []agreement.Case
 	for i, cs := range cases {

@@ -512,15 +512,39 @@ func Build(opt Options) (File, []string, error) {
 		// LossRiseShare above their calm level, as diagnose's lossesRose:
 		// a downstream that shed a steady share before it lost capacity
 		// need not double it
-		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s (limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s or limitscope:lost_share:%s >= limitscope:lost_share_calm:%s + %g or limitscope:limit_pinned:%s == 1)",
-			w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w, w, w, float64(diagnose.LossRiseShare), w)
+		// used: in-flight at PipelineUtil of the limit or more, where it
+		// is exported
+		used := ""
 		if have[trace.FieldInFlight] {
-			capacityLost += fmt.Sprintf(" and %s limitscope:utilisation:%s >= %g", on, w, float64(diagnose.PipelineUtil))
+			used = fmt.Sprintf(" and %s limitscope:utilisation:%s >= %g", on, w, float64(diagnose.PipelineUtil))
 		}
+		capacityLost := fmt.Sprintf("limitscope:limit_drop:%s <= %g and %s limitscope:lost_share:%s >= %g and %s (limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s or limitscope:lost_share:%s >= limitscope:lost_share_calm:%s + %g or limitscope:limit_pinned:%s == 1)%s",
+			w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ErrorShare), on, w, w, w, w, float64(diagnose.LossRiseShare), w, used)
 		alert("LimiterDegradedDownstream", "capacity-lost", "critical", diagnose.Degraded,
 			capacityLost,
 			"the downstream lost capacity (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", with losses)",
 			"the limit fell to {{ $value | humanizePercentage }} of its best while "+lossesSaid)
+		// stepped with errors, as diagnose's steppedLossy: the limit at
+		// StepDrop of its best or less, above half (capacity-lost's),
+		// while losses appeared — ShortLossShare of what it lets through
+		// and twice their calm level, where that level is under
+		// ErrorShare — with in-flight at
+		// PipelineUtil of it and the RTT under RTTFollows of its level: a
+		// limiter deaf to losses (go-concurrency-limits' Gradient2) steps
+		// down only as far as its downstream's capacity went. (diagnose
+		// also asks ErrorShare of most readings, against a burst as a
+		// limiter overshoots a smaller downstream; the window here spans
+		// several evaluations of a per-minute rate, which a burst moves
+		// less.)
+		stepped := fmt.Sprintf("limitscope:limit_drop:%s <= %g and limitscope:limit_drop:%s > %g and %s limitscope:lost_share:%s >= %g and %s limitscope:lost_share:%s >= 2 * limitscope:lost_share_calm:%s and %s limitscope:lost_share_calm:%s < %g%s",
+			w, float64(diagnose.StepDrop), w, float64(diagnose.CollapseDrop), on, w, float64(diagnose.ShortLossShare), on, w, w, on, w, float64(diagnose.ErrorShare), used)
+		if have[trace.FieldRTT] {
+			stepped += fmt.Sprintf(" and %s limitscope:rtt_rise:%s < %g", on, w, float64(diagnose.RTTFollows))
+		}
+		alert("LimiterDegradedDownstream", "capacity-stepped", "critical", diagnose.Degraded,
+			stepped,
+			"the downstream takes less and fails some of it (the limit at {{ $value | humanizePercentage }} of its best in the last "+base+", losses appeared)",
+			"the limit stepped down to {{ $value | humanizePercentage }} of its best while "+lossesSaid)
 		if have[trace.FieldRejected] {
 			// swamped: the limit turns away most of the demand with
 			// errors up — wherever the limit sits; or four fifths of it
