@@ -1511,9 +1511,8 @@ type recording struct {
 // slowReader is what shortSlowdowns remembers from reading by reading:
 // the run of slow or lossy readings up to the newest read, and done the
 // last one read returned as an incident (kept here: a run is too large to
-// return by value at every reading); calm and
-// calmLost the newest reading outside one and its loss share, prior and
-// priorLost the one before that (a run's outer edge); lossAt the
+// return by value at every reading); recent the newest readings outside
+// one and their loss shares (a run's edges, rose); lossAt the
 // newest reading's time (lossShare's interval); pace the last judged
 // window's RTT, in-flight and limit medians; ref the level the last
 // window's readings were read against (hasRef: one was measured), which
@@ -1531,12 +1530,12 @@ type slowReader struct {
 }
 
 // slowRun is a run of readings slow or lossy as shortSlowdowns asks: its
-// first reading's time, the reading before it and its loss share, how
+// first reading's time, the readings before it and their loss shares, how
 // many and how many of them lossy, the means of their RTT, min RTT,
 // limit, in-flight and loss share, and the lowest and highest limit.
 type slowRun struct {
 	from int64
-	// earlier: the readings before it, newest first
+	// earlier: the readings before it (calmReadings.at: newest first)
 	earlier                      calmReadings
 	n, lossy, failing, timed     int
 	rtt, rttMin, limit, inFlight float64
@@ -1582,11 +1581,15 @@ func (c *calmReadings) push(p *point, lost float64) {
 	c.n++
 }
 
+// noReading is what calmReadings.at returns past the readings it kept: a
+// zero reading, not loaded (read only).
+var noReading point
+
 // at returns the k-th newest reading and its loss share (0: the newest),
-// a zero reading (not loaded) where fewer were kept.
+// noReading where fewer were kept.
 func (c *calmReadings) at(k int) (*point, float64) {
 	if k >= c.n || k >= rampReadings {
-		return &point{}, 0
+		return &noReading, 0
 	}
 	e := &c.ring[(c.n-1-k)%rampReadings]
 	return &e.p, e.lost
@@ -2770,13 +2773,13 @@ func (r *slowRun) asLoaded(p *point) bool {
 // whole-trace recordings (calibration, held-out, validation; simulator
 // and libraries).
 func (r *slowRun) rose() (from int64, ok bool) {
-	before, _ := r.earlier.at(0)
+	before, beforeLost := r.earlier.at(0)
 	for _, lenient := range [...]bool{false, true} {
-		if q, lost := r.earlier.at(0); r.edge(q, lost, lenient, lenient) {
+		if r.edge(before, beforeLost, lenient, lenient) {
 			// risen by the open run's lower bar there (shortSlowHold):
 			// across the start, where the reading before it bounds it
-			if q2, lost2 := r.earlier.at(1); q.slowerBy(shortSlowHold, &r.ref) && r.pressed(q) && r.edge(q2, lost2, lenient, lenient) {
-				return q.t, true
+			if outer, outerLost := r.earlier.at(1); before.slowerBy(shortSlowHold, &r.ref) && r.pressed(before) && r.edge(outer, outerLost, lenient, lenient) {
+				return before.t, true
 			}
 			return r.from, true
 		}
