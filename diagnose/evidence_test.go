@@ -1899,6 +1899,16 @@ func TestAShortRunBeginsWhereItsLossesOrItsPaceChanged(t *testing.T) {
 	}
 }
 
+// TestALimitClimbingInOneMoveIsNoSwing: a limit that spreads by one climb
+// through the window is regrowing, not swinging (grewInOneMove), and a
+// latency rise under it is judged as under a limit that held, where it
+// stays under the level it held calm. go-concurrency-limits' AIMD run for
+// real, regrowing from 1 after a capacity incident while its downstream's
+// latency tripled for seven minutes: read healthy throughout.
+func TestALimitClimbingInOneMoveIsNoSwing(t *testing.T) {
+	incidentEdges{"gcl-aimd-latency-tripled-as-its-limit-regrew-15s.csv", "the RTT (no min-RTT series) rose", 31 * time.Minute, 38 * time.Minute}.check(t)
+}
+
 // TestALimitSteppedDownAsErrorsAppearedIsDegraded: a limiter deaf to
 // losses cuts only as far as its downstream's capacity went, and a
 // downstream that lost a part of it and fails a share of what it is sent
