@@ -134,7 +134,7 @@ const (
 	// about an RTT: the requests in flight as the downstream slowed
 	// complete within theirs): read every second, a rise over 16 s. At 8,
 	// three of the libraries' recorded starts (read every second, RTTs of
-	// 7–12 s) moved back 1–3 s; 32 moved nothing.
+	// 7–12 s) began 1–3 s later; 32 moved nothing.
 	rampReadings = 16
 	// shortSlowHold: once such a run is open, a reading goes on with it at
 	// 1.5× the RTT and two thirds of the completions (a window's
@@ -5369,12 +5369,13 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// smaller downstream loses a burst as it comes down), where the
 		// trace lost under errorShare calm — with demand pressing on it,
 		// the RTT within rttFollows of its baseline or of the window
-		// before's (no queue whose timeouts the losses could be) and the limit not grown: capacity
-		// lost with errors, the limit following a downstream that takes
-		// less and fails some of it. A step down without them is a
-		// limiter following a smaller downstream (TestHealthyStepDownIsNamed),
-		// and a limiter whose calm level loses as much (AIMD, which
-		// probes into losses by design) is judged by the rules above.
+		// before's (no queue whose timeouts the losses could be) and the
+		// limit not grown: capacity lost with errors, the limit following
+		// a downstream that takes less and fails some of it. A step down
+		// without them is a limiter following a smaller downstream
+		// (TestHealthyStepDownIsNamed), and a limiter whose calm level
+		// loses as much (AIMD, which probes into losses by design) is
+		// judged by the rules above.
 		// Limiters that do not back off on losses cut only as far as the
 		// capacity went: go-concurrency-limits' Gradient2 (v1.0.0, run for
 		// real) held at 93 over a downstream of 250 stepped to 76 as the
