@@ -1909,6 +1909,17 @@ func TestALimitClimbingInOneMoveIsNoSwing(t *testing.T) {
 	incidentEdges{"gcl-aimd-latency-tripled-as-its-limit-regrew-15s.csv", "the RTT (no min-RTT series) rose", 31 * time.Minute, 38 * time.Minute}.check(t)
 }
 
+// TestAShortRunIsSlowAgainstTheFasterPace: readings are judged slower
+// against the lower of two windows' RTTs at the faster of their paces
+// (shortSlowdowns): the window with the lower RTT may be one whose limit
+// was still regrowing after an incident, holding a quarter of the
+// requests. go-concurrency-limits' Vegas run for real: two minutes of a
+// tripled latency right after such a window were not found.
+func TestAShortRunIsSlowAgainstTheFasterPace(t *testing.T) {
+	c := incidentFinding{incidentEdges{"gcl-vegas-latency-two-minutes-after-a-window-still-regrowing-15s.csv", "for 8 readings in a row", 23 * time.Minute, 25 * time.Minute}, 23*time.Minute + 16*time.Second, 25*time.Minute + 14*time.Second}
+	c.checkFinding(t)
+}
+
 // TestALimitSteppedDownAsErrorsAppearedIsDegraded: a limiter deaf to
 // losses cuts only as far as its downstream's capacity went, and a
 // downstream that lost a part of it and fails a share of what it is sent
