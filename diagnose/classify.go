@@ -6017,12 +6017,12 @@ func (s *Stream) values(pts []point, get func(*point) (float64, bool)) []float64
 }
 
 // steadyLoss returns the median of the loss shares (lossShare) of the
-// window's readings pts that measured losses and an RTT under load, each
+// window's readings pts that measured losses and a pace (timedLoad), each
 // over the interval since the reading before it (0: too few readings).
 func (s *Stream) steadyLoss(pts []point) float64 {
 	v := s.filtered[:0]
 	for i := 1; i < len(pts); i++ {
-		if p := &pts[i]; p.has&trace.FieldDropped != 0 && p.has&trace.FieldRTT != 0 && p.loaded() {
+		if p := &pts[i]; p.has&trace.FieldDropped != 0 && timedLoad(p) {
 			v = append(v, lossShare(p, pts[i-1].t))
 		}
 	}
