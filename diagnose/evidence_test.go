@@ -1920,6 +1920,27 @@ func TestAShortRunIsSlowAgainstTheFasterPace(t *testing.T) {
 	c.checkFinding(t)
 }
 
+// TestTheWindowAfterASlowerOneHoldingItIsThatIncident: a window right
+// after one read slower at an incident's onset (the window before it at
+// the calm RTT), or in its middle, is the same incident where it holds its
+// story (slowerStill): the RTT still 1.25× the baseline's, completions
+// under 80 % of their best, its limit no higher. go-concurrency-limits'
+// Gradient run for real through seven minutes of tripled latency, its
+// limit cut from about 20 to 11–12: read every 15 s, the window holding
+// the incident's second half completed 47 % of its best (over the 40 %
+// that opened it) and read healthy; read every 5 s, the RTT stood at
+// 1.43–1.52× its calm level and windows under 1.5× read healthy between
+// those over it. Neither incident was found (degraded for under half of
+// it).
+func TestTheWindowAfterASlowerOneHoldingItIsThatIncident(t *testing.T) {
+	for _, c := range []incidentFinding{
+		{incidentEdges{"gcl-gradient-latency-the-window-after-the-slower-one-15s.csv", "the RTT rose 1.55×", 8 * time.Minute, 15 * time.Minute}, 8*time.Minute + 15*time.Second, 15*time.Minute + 15*time.Second},
+		{incidentEdges{"gcl-gradient-latency-windows-at-the-slower-bar-and-under-it-5s.csv", "the RTT rose 1.63×", 8 * time.Minute, 15 * time.Minute}, 8*time.Minute + 5*time.Second, 15*time.Minute + 5*time.Second},
+	} {
+		c.checkFinding(t)
+	}
+}
+
 // TestALimitSteppedDownAsErrorsAppearedIsDegraded: a limiter deaf to
 // losses cuts only as far as its downstream's capacity went, and a
 // downstream that lost a part of it and fails a share of what it is sent
