@@ -1236,7 +1236,11 @@ type windowStats struct {
 	// carries: the window was read slower (degradedSlower) after a window
 	// at the calm RTT, or after one that carries: the next window holding
 	// its story is the same incident (slowerStill)
-	carries   bool
+	carries bool
+	// still: it was read slower only as such a next window, and never
+	// speaks for its episode (strength): the window that opened the
+	// incident says why
+	still     bool
 	util      float64
 	hasUtil   bool
 	rttMinMed float64
@@ -3580,6 +3584,9 @@ func (w *windowStats) atBound(fractional bool) bool {
 func strength(w windowStats) float64 {
 	switch w.class {
 	case Degraded:
+		if w.still {
+			return 0
+		}
 		return w.rttRise
 	case Oscillating:
 		return w.band
@@ -5284,7 +5291,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// still rttFollows times its baseline's (over the last third too where
 	// it stands in for a min RTT), completions under tputFall of their
 	// best, the limit no higher than that window's level and a jitter, not
-	// swinging — is the same incident: the bars that opened it are not
+	// swinging (a climb in one move as the incident ends is no swing:
+	// grewInOneMove) — is the same incident: the bars that opened it are not
 	// asked again of its middle, as an open run of slow readings goes on at
 	// shortSlowHold. go-concurrency-limits' Gradient (v1.0.0, run for
 	// real) at a capacity of 10 through seven minutes of tripled latency
@@ -5305,10 +5313,21 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// both; 3,218 whole-trace recordings and the capacity-step grid: no
 	// output changed. Carrying from any slower window at the 1.5× bar: 1
 	// found gained of the simulator's but 180 s more healthy time read
-	// degraded (AIMD's standing queue after an incident)
+	// degraded (AIMD's standing queue after an incident). A climb in one
+	// move let through: its Gradient2 (run for real, read every 15 s), at
+	// 10–11 through six minutes of capacity lost with errors, down from
+	// 17, the RTT 1.7–1.9× up, climbed 11 → 19 in the window holding the
+	// incident's end and ended it 139 s early; over the same sets that one
+	// edged, 1 end edge 1 → 15 s late (its Vegas, within tolerance),
+	// nothing else moved. Without the last third's rise (lastRise) a
+	// window holding the incident's end and a minute of recovery is taken
+	// whole: 1 more found, but 5 end edges out of tolerance (10 → 49 and
+	// 10 → 63 s late for failsafe-go read every second, 14 → 59 s for
+	// go-concurrency-limits' Gradient2 read every 15 s) and 97 s more
+	// healthy time read degraded
 	prev := &s.slow.last
 	prevCarries := prev.class == Degraded && prev.why == degradedSlower && prev.carries && prev.end == w.bound
-	slowerStill := prevCarries && s.base.rtt > 0 && w.rttMed >= rttFollows*s.base.rtt && completesLess && !swinging &&
+	slowerStill := prevCarries && s.base.rtt > 0 && w.rttMed >= rttFollows*s.base.rtt && completesLess && (!swinging || w.grewInOneMove()) &&
 		w.limitMed <= prev.limitMed+jitter(prev.limitMed)
 	slower := (slowerLow || slowerHeld || slowerFar) && lastRise >= degradedRTTRise || (slowerFallenFar || slowerStill) && lastRise >= rttFollows
 	if slower && w.hasUtil {
@@ -5363,6 +5382,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	case slower:
 		w.class = Degraded
 		w.carries = prevCarries || prev.end == w.bound && prev.rttMed > 0 && prev.rttMed < rttFollows*s.base.rtt
+		w.still = !(slowerLow || slowerHeld || slowerFar || slowerFallenFar)
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && (!swinging || w.fellInOneMove()) || w.p90 <= collapseDrop*s.limitRef) && (smallerLosses || fellAfterLosses || heldAfterLosses) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing — not a trickle of them while

@@ -1931,11 +1931,16 @@ func TestAShortRunIsSlowAgainstTheFasterPace(t *testing.T) {
 // that opened it) and read healthy; read every 5 s, the RTT stood at
 // 1.43–1.52× its calm level and windows under 1.5× read healthy between
 // those over it. Neither incident was found (degraded for under half of
-// it).
+// it). A climb in one move as the incident ends is no swing
+// (grewInOneMove): its Gradient2, read every 15 s, ended its incident
+// 139 s early.
 func TestTheWindowAfterASlowerOneHoldingItIsThatIncident(t *testing.T) {
 	for _, c := range []incidentFinding{
 		{incidentEdges{"gcl-gradient-latency-the-window-after-the-slower-one-15s.csv", "the RTT rose 1.55×", 8 * time.Minute, 15 * time.Minute}, 8*time.Minute + 15*time.Second, 15*time.Minute + 15*time.Second},
 		{incidentEdges{"gcl-gradient-latency-windows-at-the-slower-bar-and-under-it-5s.csv", "the RTT rose 1.63×", 8 * time.Minute, 15 * time.Minute}, 8*time.Minute + 5*time.Second, 15*time.Minute + 5*time.Second},
+		// its Gradient2 through six minutes of capacity lost with errors,
+		// the window holding the incident's end climbing back in one move
+		{incidentEdges{"gcl-gradient2-capacity-lost-the-window-holding-its-end-15s.csv", "min RTT rose 1.52×", 8 * time.Minute, 14 * time.Minute}, 8*time.Minute + 15*time.Second, 14*time.Minute + 15*time.Second},
 	} {
 		c.checkFinding(t)
 	}
