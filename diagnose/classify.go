@@ -1621,6 +1621,11 @@ type lossyFall struct {
 	share, calm float64
 	from        int64
 	left        int
+	// over: taken from a window that read the limit already fallen (the
+	// smaller rule, no fall inside it): the fall ended at its edge, so a
+	// limit held low after it is judged by it (heldAfterLosses), not one
+	// dipping as it regrows (fellAfterLosses)
+	over bool
 }
 
 // baseline is a judged window as it was, for later windows to be judged
@@ -3408,9 +3413,21 @@ func (s *Stream) commit(w windowStats) {
 	if s.calmLosses(&w) {
 		s.addCalmLoss(w.dropShare)
 	}
+	// a window that read the limit already fallen, with its losses up
+	// (smaller: it fell at the window's edge), starts the fall's windows
+	// too, over (lossyFall.over). The simulator's Vector ARC at a capacity
+	// of 8 (16–20 % lost calm), read every second, fell from 23 to 7
+	// between two windows as its downstream lost capacity with errors
+	// 8:00–13:00, then held at 3–8 losing 12–21 %, and the incident read
+	// degraded for its first minute. Over the simulator's multi-episode
+	// incidents (2,735): 6 found and 5 edged gained (all Vector's ARC, 1
+	// in the held-out half), healthy time read degraded unchanged; with
+	// the fall not over, 60 s more of it (our gradient's regrowth dip, see
+	// lossyFall.over); the libraries' recorded incidents (525), 3,218
+	// whole-trace recordings and the capacity-step grid: nothing moved
 	switch {
-	case w.beganLossyFall:
-		s.lossyFall = lossyFall{share: w.dropShare, calm: w.dropCalm, from: w.start, left: lossyFallWindows}
+	case w.beganLossyFall || w.class == Degraded && w.why == degradedSmaller && s.lossyFall.left == 0:
+		s.lossyFall = lossyFall{share: w.dropShare, calm: w.dropCalm, from: w.start, left: lossyFallWindows, over: !w.beganLossyFall}
 	case w.class == Degraded && (w.why == degradedSmaller || w.why == degradedAfterLosses || w.why == degradedHeldLow) && s.lossyFall.left > 0:
 		s.lossyFall.left = lossyFallWindows // still at half or less: the fall goes on
 	case s.lossyFall.left > 0:
@@ -4902,7 +4919,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// fellAfterLosses: within lossyFallWindows of a window that began to
 	// fall with losses up, the limit still falling by a jitter or more,
 	// demand still pressing on it, completions at half their best or less
-	fellAfterLosses := s.lossyFall.left > 0 && w.hasRejShare && w.rejShare >= bindingShare && w.limitLast <= w.limitFirst-jitter(w.limitFirst) && completesHalf
+	fellAfterLosses := s.lossyFall.left > 0 && !s.lossyFall.over && w.hasRejShare && w.rejShare >= bindingShare && w.limitLast <= w.limitFirst-jitter(w.limitFirst) && completesHalf
 	// heldAfterLosses: or held there, the whole window at half its
 	// earlier level or less (its 90th percentile), demand pressing on it,
 	// completions at half their best or less and losses still a material

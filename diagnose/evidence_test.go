@@ -1984,16 +1984,30 @@ func TestAShortRunRisesOverItsRTT(t *testing.T) {
 // half or less with its losses up and holds there, demand pressing on it,
 // completions at half their best or less and losses still present, is the
 // same incident of capacity lost (heldAfterLosses), though the losses are
-// no higher than their calm level. With the losses removed after the fall
-// it is a limiter following a smaller downstream: the incident ends where
-// they stop.
+// no higher than their calm level — also where the limit fell at a
+// window's edge, and the window after it read it already fallen (the
+// smaller rule): read every second, the simulator's Vector ARC fell from
+// 23 to 7 in the second between two windows, and its five-minute incident
+// read degraded for its first minute only. With the losses removed after
+// the fall it is a limiter following a smaller downstream: the incident
+// ends where they stop.
 func TestALimitHeldLowAfterALossyFallIsThatIncident(t *testing.T) {
+	edge := incidentFinding{incidentEdges{"vector-arc-capacity-held-low-after-a-fall-at-a-window-edge-1s.csv", "30% of its earlier 23.0", 8 * time.Minute, 13 * time.Minute}, 8*time.Minute + time.Second, 13*time.Minute + time.Second}
+	edge.checkFinding(t)
+	// a fall read that way is over: a dip in the regrowth after the
+	// incident is no limit still falling (fellAfterLosses). Our gradient,
+	// at its floor of 4 after capacity lost 21:00–30:00, regrew from 32:00
+	// dipping 8.1 → 4.7 at a re-probe, and read degraded 32:01–33:01
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := Classify("episodes", readTestdata(t, "limitscope-gradient-capacity-back-regrowing-dip-after-a-fall-at-a-window-edge-1s.csv"), Options{})
+	if in := degradedDuring(r, day.Add(31*time.Minute), day.Add(36*time.Minute)); len(in) != 0 {
+		t.Errorf("regrowing after the incident: degraded %s: %s", in[0].Start.Format("15:04:05"), in[0].Evidence.Summary)
+	}
 	c := incidentFinding{incidentEdges{"vector-arc-capacity-held-low-after-a-lossy-fall-5s.csv", "29% of its earlier 24.0", 8 * time.Minute, 18 * time.Minute}, 8*time.Minute + 5*time.Second, 18*time.Minute + 5*time.Second}
 	c.checkFinding(t)
 
 	smp := readTestdata(t, c.file)
-	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := Classify("episodes", lossesScaled(smp, day.Add(10*time.Minute), 0), Options{})
+	r = Classify("episodes", lossesScaled(smp, day.Add(10*time.Minute), 0), Options{})
 	if in := degradedDuring(r, day.Add(11*time.Minute), day.Add(18*time.Minute)); len(in) != 0 {
 		t.Errorf("losses removed from 10:00: degraded %s: %s", in[0].Start.Format("15:04:05"), in[0].Evidence.Summary)
 	}
