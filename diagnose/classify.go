@@ -5305,47 +5305,51 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// or the min-RTT columns), none lost
 	// slowerStill: the window right after one read slower that carries
 	// (an incident's onset, or its middle) and holds its story — the RTT
-	// still rttFollows times its baseline's (over the last third too where
-	// it stands in for a min RTT), completions under tputFall of their
-	// best, the limit no higher than that window's level and a jitter, not
-	// swinging (a climb in one move as the incident ends is no swing:
-	// grewInOneMove) — is the same incident: the bars that opened it are not
-	// asked again of its middle, as an open run of slow readings goes on at
-	// shortSlowHold. go-concurrency-limits' Gradient (v1.0.0, run for
-	// real) at a capacity of 10 through seven minutes of tripled latency
-	// cut its limit from about 20 to 11–12, the RTT 1.55× up: read every
-	// 15 s, the window holding the incident's second half completed 47 %
-	// of its best (over slowerShare) and read healthy; read every 5 s, the
-	// RTT stood at 1.43–1.52× and windows under 1.5× read healthy between
-	// those over it. Neither incident was found. Only from an onset: a
-	// limiter holding a standing queue over a smaller downstream reads the
-	// same in every window, and a window read slower there by chance (the
-	// simulator's Envoy-style controller at 4–5 over a downstream stepped
-	// from 3 to 2, its RTT 1.8× up all along) carried its verdict to the
-	// recording's end when any slower window carried. Over the libraries'
-	// recorded incidents (525): those two found and edged, 3 end edges
-	// 2–12 s farther within tolerance; the simulator's multi-episode
-	// incidents (2,735): 1 end edge 15 s late → 30 s early, within
-	// tolerance, nothing else; healthy time read degraded unchanged in
-	// both; 3,218 whole-trace recordings and the capacity-step grid: no
-	// output changed. Carrying from any slower window at the 1.5× bar: 1
-	// found gained of the simulator's but 180 s more healthy time read
-	// degraded (AIMD's standing queue after an incident). A climb in one
-	// move let through: its Gradient2 (run for real, read every 15 s), at
+	// still rttFollows times its baseline's, over the window and over its
+	// last third, completions under tputFall of their best, the limit no
+	// higher than that window's level and a jitter, not swinging (a climb
+	// in one move as the incident ends is no swing: grewInOneMove) — is the
+	// same incident: the bars that opened it are not asked again of its
+	// middle, as an open run of slow readings goes on at shortSlowHold.
+	//
+	// go-concurrency-limits' Gradient (v1.0.0, run for real) at a capacity
+	// of 10 through seven minutes of tripled latency cut its limit from
+	// about 20 to 11–12, the RTT 1.55× up: read every 15 s, the window
+	// holding the incident's second half completed 47 % of its best (over
+	// slowerShare) and read healthy; read every 5 s, the RTT stood at
+	// 1.43–1.52× and windows under 1.5× read healthy between those over
+	// it. Neither incident was found. Its Gradient2 (read every 15 s), at
 	// 10–11 through six minutes of capacity lost with errors, down from
-	// 17, the RTT 1.7–1.9× up, climbed 11 → 19 in the window holding the
-	// incident's end and ended it 139 s early; over the same sets that one
-	// edged, 1 end edge 1 → 15 s late (its Vegas, within tolerance),
-	// nothing else moved. Without the last third's rise (lastRise) a
-	// window holding the incident's end and a minute of recovery is taken
-	// whole: 1 more found, but 5 end edges out of tolerance (10 → 49 and
-	// 10 → 63 s late for failsafe-go read every second, 14 → 59 s for
-	// go-concurrency-limits' Gradient2 read every 15 s) and 97 s more
-	// healthy time read degraded
+	// 17, climbed 11 → 19 in the window holding the incident's end, which
+	// read healthy: 139 s early. Over the libraries' recorded incidents
+	// (525): those three found or edged, 2 end edges 2–4 s farther within
+	// tolerance; their fresh draw (+ 9000, 347 incidents), the simulator's
+	// multi-episode incidents (2,735), 3,218 whole-trace recordings and the
+	// capacity-step grid: no output changed; healthy time read degraded
+	// unchanged everywhere.
+	//
+	// Only from an onset: a limiter holding a standing queue over a
+	// smaller downstream reads the same in every window, and a window read
+	// slower there by chance (the simulator's Envoy-style controller at
+	// 4–5 over a downstream stepped from 3 to 2, its RTT 1.8× up all
+	// along) carried its verdict to the recording's end when any slower
+	// window carried (at the 1.5× bar: 1 found gained of the simulator's,
+	// 180 s more healthy time read degraded). The last third: a window
+	// that holds the incident's end and the minute its slowest requests
+	// drained in carried the incident past its end — its Vegas behind a
+	// 6-s downstream, 17-s requests through the incident, read every 5 s
+	// (the fresh draw): 79 s late; without the last third asked at all, 1
+	// more found but 5 end edges out of tolerance (failsafe-go read every
+	// second 49 and 63 s late, go-concurrency-limits' Gradient2 59 s) and
+	// 97 s more healthy time read degraded.
 	prev := &s.slow.last
 	prevCarries := prev.class == Degraded && prev.why == degradedSlower && prev.carries && prev.end == w.bound
 	slowerStill := prevCarries && s.base.rtt > 0 && w.rttMed >= rttFollows*s.base.rtt && completesLess && (!swinging || w.grewInOneMove()) &&
 		w.limitMed <= prev.limitMed+jitter(prev.limitMed)
+	if slowerStill {
+		_, last := w.rttThirds.of(s, pts, pointRTT)
+		slowerStill = last >= rttFollows*s.base.rtt
+	}
 	slower := (slowerLow || slowerHeld || slowerFar) && lastRise >= degradedRTTRise || (slowerFallenFar || slowerStill) && lastRise >= rttFollows
 	if slower && w.hasUtil {
 		// and completions that fell are the downstream's only where demand

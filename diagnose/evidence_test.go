@@ -1941,6 +1941,10 @@ func TestTheWindowAfterASlowerOneHoldingItIsThatIncident(t *testing.T) {
 		// its Gradient2 through six minutes of capacity lost with errors,
 		// the window holding the incident's end climbing back in one move
 		{incidentEdges{"gcl-gradient2-capacity-lost-the-window-holding-its-end-15s.csv", "min RTT rose 1.52×", 8 * time.Minute, 14 * time.Minute}, 8*time.Minute + 15*time.Second, 14*time.Minute + 15*time.Second},
+		// its Vegas behind a 6-s downstream: the window after the slower
+		// one holds the minute its 17-s requests drained in, the RTT's last
+		// third back at its calm level — not the incident (ended 79 s late)
+		{incidentEdges{"gcl-vegas-latency-the-window-after-holding-its-drain-5s.csv", "the RTT rose 2.92×", 22 * time.Minute, 25 * time.Minute}, 22*time.Minute + 9*time.Second, 25*time.Minute + 10*time.Second},
 	} {
 		c.checkFinding(t)
 	}
