@@ -5350,7 +5350,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		_, last := w.rttThirds.of(s, pts, pointRTT)
 		slowerStill = last >= rttFollows*s.base.rtt
 	}
-	slower := (slowerLow || slowerHeld || slowerFar) && lastRise >= degradedRTTRise || (slowerFallenFar || slowerStill) && lastRise >= rttFollows
+	opened := (slowerLow || slowerHeld || slowerFar) && lastRise >= degradedRTTRise || slowerFallenFar && lastRise >= rttFollows
+	slower := opened || slowerStill && lastRise >= rttFollows
 	if slower && w.hasUtil {
 		// and completions that fell are the downstream's only where demand
 		// still filled the limit (in-flight at pipelineUtil of it by median,
@@ -5403,7 +5404,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	case slower:
 		w.class = Degraded
 		w.carries = prevCarries || prev.end == w.bound && prev.rttMed > 0 && prev.rttMed < rttFollows*s.base.rtt
-		w.still = !(slowerLow || slowerHeld || slowerFar || slowerFallenFar)
+		w.still = !opened
 	case s.limitRef > 0 && (w.limitMed <= collapseDrop*s.limitRef && (!swinging || w.fellInOneMove()) || w.p90 <= collapseDrop*s.limitRef) && (smallerLosses || fellAfterLosses || heldAfterLosses) && (!w.hasUtil || w.inFlightMed > 0 && w.util >= pipelineUtil) && !s.queueTimedOut(&w, pts):
 		// smaller: the limit fell to half its earlier level and stays,
 		// with errors or timeouts appearing — not a trickle of them while

@@ -1923,8 +1923,9 @@ func TestAShortRunIsSlowAgainstTheFasterPace(t *testing.T) {
 // TestTheWindowAfterASlowerOneHoldingItIsThatIncident: a window right
 // after one read slower at an incident's onset (the window before it at
 // the calm RTT), or in its middle, is the same incident where it holds its
-// story (slowerStill): the RTT still 1.25× the baseline's, completions
-// under 80 % of their best, its limit no higher. go-concurrency-limits'
+// story (slowerStill): the RTT still 1.25× the baseline's, over the window
+// and its last third, completions under 80 % of their best, its limit no
+// higher. go-concurrency-limits'
 // Gradient run for real through seven minutes of tripled latency, its
 // limit cut from about 20 to 11–12: read every 15 s, the window holding
 // the incident's second half completed 47 % of its best (over the 40 %
@@ -1933,7 +1934,9 @@ func TestAShortRunIsSlowAgainstTheFasterPace(t *testing.T) {
 // those over it. Neither incident was found (degraded for under half of
 // it). A climb in one move as the incident ends is no swing
 // (grewInOneMove): its Gradient2, read every 15 s, ended its incident
-// 139 s early.
+// 139 s early. A window holding the incident's end and the minute its
+// slowest requests drained in, its last third back at the calm RTT, is
+// not the incident: its Vegas behind a 6-s downstream would end 79 s late.
 func TestTheWindowAfterASlowerOneHoldingItIsThatIncident(t *testing.T) {
 	for _, c := range []incidentFinding{
 		{incidentEdges{"gcl-gradient-latency-the-window-after-the-slower-one-15s.csv", "the RTT rose 1.55×", 8 * time.Minute, 15 * time.Minute}, 8*time.Minute + 15*time.Second, 15*time.Minute + 15*time.Second},
