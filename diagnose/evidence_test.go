@@ -1181,7 +1181,11 @@ func TestIntegerLimitStillForAWindowIsNoFloor(t *testing.T) {
 // incident went unjudged (minPinnedLimitSamples). With every limit after
 // minute 15 unmeasured, or in windows of 2.5 minutes (10 samples), those
 // windows stay unjudged: no verdict from two limit samples or fewer, nor
-// from a window holding fewer than twice the samples one needs.
+// from a window holding fewer than twice the samples one needs. In windows
+// of 2.5 minutes the readings themselves still find the incident's end
+// (slowReader.read: the pins' RTT at twice the reference, beside readings
+// with a limit), and only they; with no limit at all after minute 15 no
+// run has a limit to be said against.
 func TestWindowsMostlyPinnedAreJudged(t *testing.T) {
 	recorded := readTestdata(t, "envoy-remeasuring-most-of-the-incident-15s.csv")
 	from := recorded[0].Time.Add(15 * time.Minute)
@@ -1200,11 +1204,17 @@ func TestWindowsMostlyPinnedAreJudged(t *testing.T) {
 	}{
 		{"as recorded", recorded, 0, true},
 		{"no limit after minute 15", noLimit, 0, false},
-		{"windows of 2.5 minutes", recorded, 150 * time.Second, false},
+		{"windows of 2.5 minutes", recorded, 150 * time.Second, true},
 	} {
 		r := Classify("envoy-gradient", c.samples, Options{Window: c.window})
 		wantDegradedFinding(t, c.name, r, c.degraded)
-		if c.degraded && !degradedSaying(r, "min RTT rose") {
+		byReadings := c.window != 0
+		for _, f := range r.Findings {
+			if byReadings && f.Class == Degraded && !strings.Contains(f.Evidence.Summary, "read reading by reading") {
+				t.Errorf("%s: a degraded finding %s read by windows, want only reading by reading: %s", c.name, f.Start.Format("15:04:05"), f.Evidence.Summary)
+			}
+		}
+		if c.degraded && !byReadings && !degradedSaying(r, "min RTT rose") {
 			t.Errorf("%s: the degraded finding does not name the min-RTT rise: %+v", c.name, r.Findings)
 		}
 	}
@@ -2108,6 +2118,30 @@ func TestARunEndsWhereItsLevelsPaceCameBack(t *testing.T) {
 	})
 	if in := degradedDuring(r, day.Add(8*time.Minute), day.Add(9*time.Minute)); len(in) != 1 || !in[0].End.Equal(day.Add(10*time.Minute)) {
 		t.Errorf("%s with 437 in flight at 9:30: want one degraded-downstream finding ending at 10:00: %s", overshoot, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
+// TestPinnedReadingsInAShortRunAreSlow: readings at a concurrency pinned
+// to re-measure the min RTT (no limit measured) are read reading by
+// reading where their RTT stands at twice the reference (slowReader.read):
+// at a pin's few requests no queue of the limiter's own is behind it. The
+// Envoy-style controller through a minute of tripled latency read every
+// 15 s: one reading at a limit of 127, three pinned at 3 in flight with
+// the RTT 2.3× up — skipped, the run was one reading, and the minute read
+// oscillating. A calm pin (18:00, 18:15, at the calm RTT) begins nothing,
+// and a pin's losses are no share of its few completions: the first
+// incident's losses make 496 % of what completes, not 5859 %.
+func TestPinnedReadingsInAShortRunAreSlow(t *testing.T) {
+	first := incidentFinding{incidentEdges{"envoy-latency-a-minute-remeasuring-through-it-15s.csv", "at 496% of them", 8 * time.Minute, 9 * time.Minute}, 8*time.Minute + 15*time.Second, 9*time.Minute + 30*time.Second}
+	first.checkFinding(t)
+	c := incidentFinding{incidentEdges{"envoy-latency-a-minute-remeasuring-through-it-15s.csv", "for 4 readings in a row while 127.0 were in flight (limit 127.0)", 19 * time.Minute, 20 * time.Minute}, 19*time.Minute + 15*time.Second, 20*time.Minute + 15*time.Second}
+	r, _, ok := c.checkFinding(t)
+	if !ok {
+		return
+	}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if in := degradedDuring(r, day.Add(10*time.Minute), day.Add(18*time.Minute+45*time.Second)); len(in) != 0 {
+		t.Errorf("calm pins at 18:00 and 18:15: degraded %s: %s", in[0].Start.Format("15:04:05"), in[0].Evidence.Summary)
 	}
 }
 
