@@ -2398,7 +2398,7 @@ func (s *Stream) shortSlowdowns(pts []point, w windowStats) {
 // moved. Counted as lossy too, a pin's losses against its few
 // completions read "losses outnumbered completions … at 5859 %".
 func (sr *slowReader) read(p *point) (ok bool) {
-	pinned := !p.loaded() && p.has&(trace.FieldInFlight|trace.FieldRTT) == trace.FieldInFlight|trace.FieldRTT && p.inFlight > 0
+	_, pinned := pinnedRTT(p)
 	if !p.loaded() && !pinned {
 		return false
 	}
@@ -5378,7 +5378,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// 97 s more healthy time read degraded.
 	prev := &s.slow.last
 	prevCarries := prev.class == Degraded && prev.why == degradedSlower && prev.carries && prev.end == w.bound
-	slowerStill := prevCarries && s.base.rtt > 0 && w.rttMed >= rttFollows*s.base.rtt && completesLess && (!swinging || w.grewInOneMove()) &&
+	slowerStill := prevCarries && w.queuedAboveBase() && completesLess && (!swinging || w.grewInOneMove()) &&
 		w.limitMed <= prev.limitMed+jitter(prev.limitMed)
 	if slowerStill {
 		_, last := w.rttThirds.of(s, pts, pointRTT)

@@ -1935,17 +1935,16 @@ func TestAShortRunIsSlowAgainstTheFasterPace(t *testing.T) {
 // the calm RTT), or in its middle, is the same incident where it holds its
 // story (slowerStill): the RTT still 1.25× the baseline's, over the window
 // and its last third, completions under 80 % of their best, its limit no
-// higher. go-concurrency-limits'
-// Gradient run for real through seven minutes of tripled latency, its
-// limit cut from about 20 to 11–12: read every 15 s, the window holding
-// the incident's second half completed 47 % of its best (over the 40 %
-// that opened it) and read healthy; read every 5 s, the RTT stood at
-// 1.43–1.52× its calm level and windows under 1.5× read healthy between
-// those over it. Neither incident was found (degraded for under half of
-// it). A climb in one move as the incident ends is no swing
-// (grewInOneMove): its Gradient2, read every 15 s, ended its incident
-// 139 s early. A window holding the incident's end and the minute its
-// slowest requests drained in, its last third back at the calm RTT, is
+// higher. go-concurrency-limits' Gradient run for real through seven
+// minutes of tripled latency, its limit cut from about 20 to 11–12: read
+// every 15 s, the window holding the incident's second half completed 47 %
+// of its best (over the 40 % that opened it) and read healthy; read every
+// 5 s, the RTT stood at 1.43–1.52× its calm level and windows under 1.5×
+// read healthy between those over it. Neither incident was found (degraded
+// for under half of it). A climb in one move as the incident ends is no
+// swing (grewInOneMove): its Gradient2, read every 15 s, ended its
+// incident 139 s early. A window holding the incident's end and the minute
+// its slowest requests drained in, its last third back at the calm RTT, is
 // not the incident: its Vegas behind a 6-s downstream would end 79 s late.
 func TestTheWindowAfterASlowerOneHoldingItIsThatIncident(t *testing.T) {
 	for _, c := range []incidentFinding{
