@@ -2935,3 +2935,34 @@ func coveredBy(fs []Finding, from, to time.Time) time.Duration {
 	}
 	return d
 }
+
+// TestFewerInFlightAboveCapacityIsTheDownstream: a limit that sat above
+// its downstream's capacity (losses at a material share calm) can deepen
+// its own queue, so where only the RTT stands in for a min RTT its rise is
+// not held against the downstream (aboveCapacity) — unless the window
+// holds fewer requests than the window that set the RTT's baseline and
+// completions fell to a third with the RTT doubled (fewer, grownSlower):
+// a queue of its own cannot deepen with fewer requests in it.
+// go-concurrency-limits' AIMD run for real at 15–17 over a capacity of 4,
+// losing a quarter of what it sent calm, held at 9–14 through a latency
+// creep to 4× (the RTT 2.9× up, completions at 27 %) and read healthy
+// for the whole trace, on a seed drawn for validation only. At 35 % (a
+// limit held over a downstream that stepped down to 60 % reads 36–40 %)
+// the rise stays the limiter's.
+func TestFewerInFlightAboveCapacityIsTheDownstream(t *testing.T) {
+	const file = "gcl-aimd-latency-above-capacity-fewer-in-flight-15s.csv"
+	c := incidentFinding{incidentEdges{file, "the RTT (no min-RTT series) rose 2.88×", 10 * time.Minute, 20 * time.Minute}, 10*time.Minute + 14*time.Second, 19*time.Minute + 45*time.Second}
+	c.checkFinding(t)
+	// the same readings with the RTT after the rise cut to 27/35 of
+	// itself: completions at about 35 % of their best
+	smp := readTestdata(t, file)
+	rise := smp[0].Time.Add(10 * time.Minute)
+	for i := range smp {
+		if rtt, ok := smp[i].Value(trace.FieldRTT); ok && smp[i].Time.After(rise) {
+			smp[i].Set(trace.FieldRTT, rtt*27/35)
+		}
+	}
+	if r := Classify("gcl-aimd", smp, Options{}); r.Class == Degraded {
+		t.Errorf("completions at 35 %% behind a limit above capacity: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
