@@ -210,6 +210,17 @@ func TestSwingsSlowerThanAWindow(t *testing.T) {
 	if r := Classify("x", shallow, Options{}); r.Class != Healthy {
 		t.Fatalf("a level wandering between 60 and 100: %s (%+v)", r.Class, r.Findings)
 	}
+	// a level that drifts down by a factor of three and then wanders by
+	// under 1.5×: the factor of two is the drift's (the first leg), not
+	// the swing's (slowProperDepth). The simulator's Vector ARC at 350,
+	// read every 15 s (seed 515151, a healthy run), drifted from 318 to 76
+	// at a flat RTT, losing nothing, and wandered 74–110 after: window
+	// medians 248, 138, 83, 76, 97, 110, 74, read oscillating for its last
+	// 6½ minutes
+	drift := readTestdata(t, "vector-arc-drift-then-wandering-15s.csv")
+	if r := Classify("vector-arc", drift, Options{}); r.Class != Healthy {
+		t.Fatalf("a drift down, then wandering between 74 and 110: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
 }
 
 // A controller fed fast errors (Envoy samples every response's latency,
