@@ -2977,3 +2977,41 @@ func TestFewerInFlightAboveCapacityIsTheDownstream(t *testing.T) {
 		t.Errorf("completions at 35 %% behind a limit above capacity: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
 	}
 }
+
+// TestAStepUnderAStandingQueueIsNoSlowerDownstream: a limit that held a
+// standing queue where the RTT's baseline was read (the RTT at twice its
+// min RTT or more, holdsQueue) deepens that queue when the downstream
+// steps down: at the same requests in flight the RTT rises by what the
+// step took and completions fall with it, and a min-RTT estimate re-read
+// under that queue rises too. A held limit with its min RTT up 1.5× is
+// then slower only with completions fallen far (slowerShare), not at half.
+// go-concurrency-limits' Vegas run for real over a downstream of 10 that
+// stepped down to 6 (no errors), read every 5 s on a seed drawn for
+// validation only: completions at 48–53 % of their best, its estimate
+// re-read 2.1× then 3.5× up, read degraded for 5¼ of the 12 minutes after
+// the step. A downstream whose latency tripled behind such a queue is
+// still slower (completions at a quarter); its first stage, doubled,
+// reads as the step does — named, with "the series cannot tell which".
+func TestAStepUnderAStandingQueueIsNoSlowerDownstream(t *testing.T) {
+	step := readTestdata(t, "gcl-vegas-step-to-60-under-a-standing-queue-5s.csv")
+	r := Classify("gcl-vegas", step, Options{})
+	if r.Class != Healthy {
+		t.Fatalf("a step to 60 %% under a standing queue: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+	creep := readTestdata(t, "gcl-vegas-latency-creep-under-a-standing-queue-5s.csv")
+	r = Classify("gcl-vegas", creep, Options{})
+	tripled := creep[0].Time.Add(17*time.Minute - 5*time.Second)
+	var found bool
+	for _, f := range r.Findings {
+		if f.Class != Degraded {
+			continue
+		}
+		found = true
+		if f.Start.Before(tripled.Add(-2*time.Minute)) || f.Start.After(tripled.Add(35*time.Second)) {
+			t.Errorf("degraded from %s, want from the tripling at %s: %s", f.Start.Format("15:04:05"), tripled.Format("15:04:05"), f.Evidence.Summary)
+		}
+	}
+	if !found || r.Class != Degraded {
+		t.Errorf("a latency tripled behind a standing queue: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
