@@ -4761,10 +4761,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	w.limitFirst, w.limitLast = s.median(raw[:k]), s.median(raw[len(raw)-k:])
 	lims := append(s.lims[:0], raw...)
 	s.lims = lims
-	lo, hi := lims[0], lims[0]
-	for _, v := range lims {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi := rangeOf(lims)
 	var p25, p75 float64
 	w.p10, p25, w.limitMed, p75, w.p90 = quantiles5(lims)
 	w.iqrAbs = p75 - p25
@@ -5330,9 +5327,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// drawn for validation only (424242). Held above a downstream that
 	// stepped down to 60 % it reads 36–40 %. Over the libraries' recorded
 	// incidents (525 recordings) and their fresh draw, the simulator's
-	// 2,735 multi-episode incidents, 3,218 whole-trace recordings and two
-	// fresh seeds of both whole-trace suites (424242, 515151): that one
-	// trace gained, nothing else moved
+	// 2,735 multi-episode incidents, 3,218 whole-trace recordings and three
+	// fresh seeds of both whole-trace suites (424242, 515151, 636363):
+	// that one trace gained, nothing else moved
 	held := (w.limitMed <= ownQueueGrowth*level || swingHeld) && (!aboveCapacity || !w.rttProxy || fewer && grownSlower)
 	// grewUnderDeepest: a limit that grew inside the window, where a true
 	// min RTT is read, to hold no more requests than the deepest window
@@ -5811,10 +5808,7 @@ func (s *Stream) slowSwings(w *windowStats) {
 	}
 	lv[n], tops[n] = w.limitMed, w.p90
 	seq := lv[:n+1]
-	lo, hi := seq[0], seq[0]
-	for _, v := range seq {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi := rangeOf(seq)
 	sorted := lv
 	med := selectQ(sorted[:n+1], 0.5)
 	legs := 0
@@ -5823,11 +5817,7 @@ func (s *Stream) slowSwings(w *windowStats) {
 		legs, turn = zigzagTurn(seq, max(slowLegFraction*med, 2*jitter(med)))
 		// the swing proper: the levels from the first leg's turn on
 		if turn >= 0 {
-			plo, phi := seq[turn], seq[turn]
-			for _, v := range seq[turn:] {
-				plo, phi = min(plo, v), max(phi, v)
-			}
-			if plo > slowProperDepth*phi {
+			if plo, phi := rangeOf(seq[turn:]); plo > slowProperDepth*phi {
 				legs = 0
 			}
 		}
@@ -6265,6 +6255,15 @@ func (s *Stream) countLegs(raw []float64, times []int64, level float64) int {
 		return 0
 	}
 	return zigzag(f, thr)
+}
+
+// rangeOf returns the lowest and the highest of f (non-empty).
+func rangeOf(f []float64) (lo, hi float64) {
+	lo, hi = f[0], f[0]
+	for _, v := range f {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
 }
 
 // zigzag counts the legs of f: a leg ends when the value moves thr against
