@@ -3015,3 +3015,21 @@ func TestAStepUnderAStandingQueueIsNoSlowerDownstream(t *testing.T) {
 		t.Errorf("a latency tripled behind a standing queue: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
 	}
 }
+
+// TestALimitThatFollowedAStepIsNoSlowerDownstream: a limit that stepped
+// down from its highest level (its 90th percentile at stepDrop of it or
+// less) and holds there followed a downstream that lost part of its
+// capacity; its completions fall with the step (to about 60 %), and the
+// queue it keeps above the smaller downstream raises its min RTT. A held
+// limit is then slower only with completions fallen far (slowerShare), not
+// at half. go-concurrency-limits' AIMD driven in the simulator over a
+// downstream of 150 stepped down to 90 (no errors, a seed drawn for
+// validation) ramped to 433, followed the step to 258, and with
+// completions at 0.496 of their best and its min RTT 3.4× the start-up
+// window's, read degraded for a window.
+func TestALimitThatFollowedAStepIsNoSlowerDownstream(t *testing.T) {
+	step := readTestdata(t, "gcl-aimd-step-to-60-followed-15s.csv")
+	if r := Classify("gcl-aimd", step, Options{}); r.Class != Healthy {
+		t.Fatalf("a limit that followed a step to 60 %%: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
