@@ -5149,9 +5149,9 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// over 5,209 whole-trace recordings (3,218 dumped, fresh seeds 424242,
 	// 515151, 636363), no verdict lost.
 	//
-	// So too where the limit stepped down from its highest level (its 90th
-	// percentile at stepDrop of it or less: steppedDown) and holds there —
-	// it followed a downstream that lost part of its capacity, its
+	// So too where the limit stepped down from its highest level (its
+	// 90th percentile at stepDrop of it or less: steppedFromRef) and holds
+	// there — it followed a downstream that lost part of its capacity, its
 	// completions fell with the step, and the queue it keeps above the
 	// smaller downstream raises its min RTT. go-concurrency-limits' AIMD
 	// driven in the simulator over a downstream of 150 stepped down to 90
@@ -5163,9 +5163,8 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	// the libraries' recordings and fresh draw, the simulator's 2,735
 	// multi-episode incidents: unchanged; no verdict lost over 5,874
 	// whole-trace recordings (with seed 747474)
-	steppedDown := s.limitRef > 0 && w.p90 <= stepDrop*s.limitRef
 	slowerHeld := completesLess && w.hasRTTMin && w.rttRise >= degradedRTTRise && calm && !s.limitGrew(&w) &&
-		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && (completesHalf && !s.base.queued && !steppedDown || completesFar) && farIfProxied && rttFollowed
+		w.limitMed <= ownQueueGrowth*ownRef && w.limitMed*pinnedSpread >= ownRef && (completesHalf && !s.base.queued && !s.steppedFromRef(&w) || completesFar) && farIfProxied && rttFollowed
 	// slowerFar: wherever a limit that did not grow sits (a limiter
 	// tolerating 2× latency, a Vegas cut to 64 %), completions fallen far
 	// (slowerShare) with the RTT risen 1.5×. A limit that grew is slower
@@ -5559,7 +5558,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 			// or held low after it
 			w.why, w.fall = degradedHeldLow, s.lossyFall
 		}
-	case s.limitRef > 0 && !noCalm && calmLoss < errorShare && errorsUp && w.dropShare >= shortLossShare && w.p90 <= stepDrop*s.limitRef && w.hasUtil && w.inFlightMed > 0 && w.util >= pipelineUtil && w.rttMed < rttFollows*math.Max(w.rttAt, s.slow.pace.rtt) && !s.queueTimedOut(&w, pts) && !s.limitGrew(&w) && s.steadyLoss(pts) >= errorShare:
+	case !noCalm && calmLoss < errorShare && errorsUp && w.dropShare >= shortLossShare && s.steppedFromRef(&w) && w.hasUtil && w.inFlightMed > 0 && w.util >= pipelineUtil && w.rttMed < rttFollows*math.Max(w.rttAt, s.slow.pace.rtt) && !s.queueTimedOut(&w, pts) && !s.limitGrew(&w) && s.steadyLoss(pts) >= errorShare:
 		// steppedLossy: a limit that stepped down by a tenth or more
 		// (stepDrop), short of half, as losses appeared — shortLossShare
 		// of completions over the window and errorShare in most of its
@@ -5788,6 +5787,13 @@ func (t *thirdsOnce) of(s *Stream, pts []point, get func(*point) (float64, bool)
 		t.done = true
 	}
 	return t.first, t.last
+}
+
+// steppedFromRef reports a window whose limit stepped down from its highest
+// window-median level (limitRef): its 90th percentile at stepDrop of it or
+// less, the step a limiter following a smaller downstream takes.
+func (s *Stream) steppedFromRef(w *windowStats) bool {
+	return s.limitRef > 0 && w.p90 <= stepDrop*s.limitRef
 }
 
 // queuedAboveBase reports the RTT standing rttFollows (1.25×) above its
