@@ -3033,3 +3033,36 @@ func TestALimitThatFollowedAStepIsNoSlowerDownstream(t *testing.T) {
 		t.Fatalf("a limit that followed a step to 60 %%: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
 	}
 }
+
+// TestABatchThatDrainsIsNoFallInside: a limit that fell to half inside a
+// window as the RTT rose 1.5× is an incident opening inside it — unless
+// in-flight emptied over the window's last third: a batch's burst that
+// queued at the downstream, cut the limit and drained into an idle gap ends
+// the window with nothing sent, and completions "fall to 0 %" because
+// nothing was asked. go-concurrency-limits' Gradient run for real under a
+// batch pipeline (a seed drawn for validation only) fell from 736 to 311 as
+// a burst drained, its RTT 3× up, and read degraded for 100 s. The same
+// readings with demand still pressing on the fallen limit through the gap
+// are the incident the rule is for.
+func TestABatchThatDrainsIsNoFallInside(t *testing.T) {
+	smp := readTestdata(t, "gcl-gradient-batch-burst-drains-into-idle-5s.csv")
+	r := Classify("gcl-gradient", smp, Options{})
+	if r.Class != PipelineBound || len(degradedDuring(r, smp[0].Time, smp[len(smp)-1].Time)) != 0 {
+		t.Fatalf("a batch draining into an idle gap: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+	// the gap 4:45–6:00 with the fallen limit full and the RTT still
+	// rising: requests sent and not completing
+	from, to := smp[0].Time.Add(4*time.Minute+40*time.Second), smp[0].Time.Add(6*time.Minute)
+	for i := range smp {
+		if smp[i].Time.After(from) && smp[i].Time.Before(to) {
+			lim, _ := smp[i].Value(trace.FieldLimit)
+			smp[i].Set(trace.FieldInFlight, lim)
+			smp[i].Set(trace.FieldRTT, 16000)
+		}
+	}
+	r = Classify("gcl-gradient", smp, Options{})
+	in := degradedDuring(r, smp[0].Time.Add(4*time.Minute), to)
+	if len(in) == 0 || !strings.Contains(in[0].Evidence.Summary, "the limit fell from") {
+		t.Errorf("the limit fell to half with the RTT 3× up and the downstream taking nothing more: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
