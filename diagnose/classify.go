@@ -1566,6 +1566,9 @@ type slowRun struct {
 	limited                      int
 	rtt, rttMin, limit, inFlight float64
 	lost, lo, hi                 float64
+	// rttFirst, rttLast: the RTT of its first and last readings that
+	// measured one (queueDrained)
+	rttFirst, rttLast float64
 	// ref: what it is judged against, the level where it began; at: its
 	// last reading's time; to: the first reading after it, and calmAfter
 	// the readings since to, that one included, that were neither slow nor
@@ -2497,6 +2500,10 @@ func (sr *slowReader) read(p *point) (ok bool) {
 			k := float64(r.timed)
 			r.rtt += (p.rtt - r.rtt) / k
 			r.rttMin += (p.rttMin - r.rttMin) / k
+			if r.timed == 1 {
+				r.rttFirst = p.rtt
+			}
+			r.rttLast = p.rtt
 		}
 		if !pinned {
 			r.limited++
@@ -2511,7 +2518,9 @@ func (sr *slowReader) read(p *point) (ok bool) {
 	}
 	if r.running() {
 		from, rose := r.rose()
-		long := r.n >= shortSlowReadings && r.spans(p.t-from) && rose && !r.excessLost()
+		// not excess demand timed out (excessLost), nor, inside a window
+		// that swung, the limiter's own queue timing out (queueDrained)
+		long := r.n >= shortSlowReadings && r.spans(p.t-from) && rose && !r.excessLost() && !(sr.last.class == Oscillating && r.queueDrained())
 		regained, overshot := r.regained(p)
 		// bounded: the run ends at p (an edge after it, or the level's
 		// pace regained), asked once for both cases below
@@ -2752,6 +2761,28 @@ func (p *point) slowerBy(rise float64, cur *baseline) bool {
 // read degraded at their ends.
 func (r *slowRun) excessLost() bool {
 	return r.mostlyFailing() && r.completionShare() > collapseDrop
+}
+
+// queueDrained reports a run r mostly of lossy readings whose losses were
+// a trickle (under bindingShare of completions) while its RTT fell to two
+// thirds or less (1/degradedRTTRise) from its first reading to its last,
+// and ended under the slow bar (shortSlowRise of its level's): the limit's
+// fall drained a queue of the limiter's own, and the losses that came with
+// it were that queue timing out — what queueTimedOut reads over a window.
+// go-concurrency-limits' AIMD mis-tuned over a downstream of 500 (run for
+// real, read every 5 s, fresh seed 969696 drawn for validation only)
+// halved from 1801 to 27 in 50 s as its 30-second queue timed out, losing
+// 3.7 % of completions, its RTT falling to 13 s: inside a window read
+// oscillating, that run read degraded for 44 s and made the verdict. Asked
+// only inside a window that swung (read), where the RTT holds the
+// limiter's own queue: asked in any window it lost 4 short incidents of
+// the libraries' recordings (go-concurrency-limits' Gradient read every
+// 15 s, whose incident ends by draining the queue the incident built, a
+// loss or two a reading). So asked, that trace gained and nothing else
+// moved over the libraries' recordings and fresh draw, the simulator's
+// 2,735 multi-episode incidents and 7,197 whole-trace recordings.
+func (r *slowRun) queueDrained() bool {
+	return r.mostlyLossy() && r.lost < bindingShare && r.rttLast > 0 && r.rttLast*degradedRTTRise <= r.rttFirst && r.rttLast < shortSlowRise*r.ref.rtt
 }
 
 // asLoaded reports a reading p with as many requests in flight as the run
