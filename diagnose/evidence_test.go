@@ -3108,3 +3108,33 @@ func TestAMisTunedLimiterWhoseQueueTimesOutIsNoIncident(t *testing.T) {
 		}
 	}
 }
+
+// TestAMisTunedLimiterThatCrashedDrainsItsOwnQueue: the window after one
+// that swung, its limit at the bottom of the crash and its losses a
+// trickle, with its RTT at two thirds or less of that window's: the crash
+// drained the limiter's own queue and the losses were that queue timing
+// out (queueTimedOut), not a downstream that can take less. go-concurrency-
+// limits' AIMD mis-tuned over a downstream of 500, run for real (a seed
+// drawn for validation), halved from 1657 to 20 as its 28-second queue
+// timed out, sat at 10 with its RTT at 5–7 s, and that window read degraded
+// ("the limit fell to half with losses appearing"), which made the
+// verdict. The same window with its RTT still at the crash's 28 s is an
+// incident.
+func TestAMisTunedLimiterThatCrashedDrainsItsOwnQueue(t *testing.T) {
+	const file = "gcl-aimd-mis-tuned-crash-drains-its-queue-5s.csv"
+	smp := readTestdata(t, file)
+	r := Classify("gcl-aimd", smp, Options{})
+	if r.Class != Oscillating || len(degradedDuring(r, smp[0].Time, smp[len(smp)-1].Time)) != 0 {
+		t.Fatalf("a mis-tuned AIMD's crash draining its queue: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+	from, to := smp[0].Time.Add(14*time.Minute+45*time.Second), smp[0].Time.Add(16*time.Minute+5*time.Second)
+	for i := range smp {
+		if smp[i].Time.After(from) && smp[i].Time.Before(to) {
+			smp[i].Set(trace.FieldRTT, 28000)
+		}
+	}
+	r = Classify("gcl-aimd", smp, Options{})
+	if len(degradedDuring(r, from, to)) == 0 {
+		t.Errorf("the RTT standing at 28 s at the bottom: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
