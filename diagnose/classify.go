@@ -577,7 +577,28 @@ const (
 	// highest), while a healthy limiter's wandering does not — Vector's
 	// ×0.9 back-off under a noisy RTT wanders between 59 and 99 (1.4–1.7),
 	// and our gradient's noise dips from 150 to 80 come back (up to 1.97)
-	slowLevels      = 8
+	slowLevels = 8
+	// toothDepth, toothTop, minTeeth: a saw-tooth slower than a window
+	// (teeth) — three falls to half or less (and by two jitters) within
+	// the last slowLevels windows, each from a top at 0.8 of the highest
+	// of them: the limit halves from the level it regrows to, again and
+	// again. go-concurrency-limits' AIMD mis-tuned to halve, run for real
+	// and read every second (fresh seed 121212, drawn for validation
+	// only), climbs from 360 to 1050 and halves every three one-minute
+	// windows: no window swings (each holds one move) and the window
+	// medians move 705–1028, under the slow swing's third, and it read
+	// healthy; failsafe-go over 30 (the same seed), whose truth is
+	// swinging, the same. Both gained; over the libraries' recordings and
+	// fresh draw, the simulator's 2,735 multi-episode incidents and 8,520
+	// whole-trace recordings (seven fresh seeds) no verdict moved
+	// otherwise; oscillating spans grew or were added in 22 recordings
+	// already read oscillating and in one degraded failsafe-go run that
+	// limit-cycles before its incident. Without the two jitters,
+	// go-concurrency-limits' Gradient at a capacity of 1, its limit 1–4,
+	// read teeth in 5 healthy recordings
+	toothDepth      = 0.5
+	toothTop        = 0.8
+	minTeeth        = 3
 	slowLegFraction = 0.3
 	slowMinLegs     = 3
 	slowSwingDepth  = 0.5
@@ -1268,7 +1289,10 @@ type windowStats struct {
 	slowLegs, slowWindows int
 	// cycleMoves: the window medians' moves up and down in a row, ending
 	// at this window (cycleMinMoves)
-	cycleMoves     int
+	cycleMoves int
+	// teeth: the saw-tooth's falls to half over the last judged windows
+	// (teeth)
+	teeth          int
 	slowLo, slowHi float64
 	// rttProxy: the trace has no min-RTT series (or one that is an
 	// average of the RTT: rttAveraged, the recording's decision as it was
@@ -3479,7 +3503,7 @@ func (s *Stream) commit(w windowStats) {
 	if w.class == Degraded || w.class == PipelineBound {
 		s.levelN = 0 // the story changed: slow swings are counted afresh
 	} else {
-		s.levels[s.levelN%slowLevels] = windowLevel{med: w.limitMed, top: w.p90, band: w.band}
+		s.levels[s.levelN%slowLevels] = windowLevel{med: w.limitMed, top: w.p90, bottom: w.p10, band: w.band}
 		s.levelN++
 	}
 	if w.class != Degraded {
@@ -5745,7 +5769,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
 	case !regrowing && swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
-		w.slowLegs >= slowMinLegs, w.cycleMoves >= cycleMinMoves:
+		w.slowLegs >= slowMinLegs, w.cycleMoves >= cycleMinMoves, w.teeth >= minTeeth:
 		w.class = Oscillating
 	default:
 		w.class = Healthy
@@ -5881,13 +5905,14 @@ func (s *Stream) slowSwings(w *windowStats) {
 	if n < slowMinLegs {
 		return
 	}
-	var lv, tops [slowLevels]float64
+	var lv, tops, bottoms [slowLevels]float64
 	held := w.band < oscBand
 	for i := 0; i < n; i++ {
 		l := s.levels[(s.levelN-n+i)%slowLevels]
-		lv[i], tops[i] = l.med, l.top
+		lv[i], tops[i], bottoms[i] = l.med, l.top, l.bottom
 	}
-	lv[n], tops[n] = w.limitMed, w.p90
+	lv[n], tops[n], bottoms[n] = w.limitMed, w.p90, w.p10
+	w.teeth = teeth(tops[:n+1], bottoms[:n+1])
 	seq := lv[:n+1]
 	lo, hi := rangeOf(seq)
 	sorted := lv
@@ -5920,7 +5945,25 @@ func (s *Stream) slowSwings(w *windowStats) {
 // the windows around it: its median, its top (90th percentile) and its
 // 10–90 % band over the median.
 type windowLevel struct {
-	med, top, band float64
+	med, top, bottom, band float64
+}
+
+// teeth counts the runs of consecutive windows whose limit fell to
+// toothDepth of its top or lower (bottom, the 10th percentile, against
+// top, the 90th) from a top at toothTop of the highest or more: the teeth
+// of a saw-tooth slower than a window, each a fall to half from the level
+// the limit regrew to.
+func teeth(tops, bottoms []float64) int {
+	_, highest := rangeOf(tops)
+	runs, in := 0, false
+	for i := range tops {
+		tooth := tops[i] >= toothTop*highest && bottoms[i] <= toothDepth*tops[i] && tops[i]-bottoms[i] >= 2*jitter(tops[i])
+		if tooth && !in {
+			runs++
+		}
+		in = tooth
+	}
+	return runs
 }
 
 // alternations counts the moves of at least thr, each against the

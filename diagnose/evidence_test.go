@@ -3138,3 +3138,41 @@ func TestAMisTunedLimiterThatCrashedDrainsItsOwnQueue(t *testing.T) {
 		t.Errorf("the RTT standing at 28 s at the bottom: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
 	}
 }
+
+// TestASawToothSlowerThanAWindowIsOscillating: a saw-tooth whose period
+// spans several windows shows in none of them as swings — a window holds a
+// climb, or a fall to half and the start of the climb — and its window
+// medians move by under a third, so neither the swings of a window nor the
+// slow swing of the medians see it; its teeth do: falls to half or less
+// from the level the limit regrows to, three of them within the last
+// slowLevels windows (teeth). go-concurrency-limits' AIMD mis-tuned to
+// halve, run for real and read every second (a seed drawn for validation
+// only), climbs from 360 to 1050 and halves every three minutes: read
+// healthy for the whole recording. The same recording with the teeth cut
+// to a fall of a third (a back-off of 0.67) has no teeth.
+func TestASawToothSlowerThanAWindowIsOscillating(t *testing.T) {
+	const file = "gcl-aimd-mis-tuned-saw-tooth-slower-than-a-window-1s.csv"
+	smp := readTestdata(t, file)
+	r := Classify("gcl-aimd", smp, Options{})
+	var saw bool
+	for _, f := range r.Findings {
+		saw = saw || f.Class == Oscillating && strings.Contains(f.Evidence.Summary, "a saw-tooth slower than a window")
+	}
+	if r.Class != Oscillating || !saw {
+		t.Fatalf("a saw-tooth three windows long: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+	for i := range smp {
+		if l, ok := smp[i].Value(trace.FieldLimit); ok {
+			smp[i].Set(trace.FieldLimit, 1050-(1050-min(l, 1050))*0.5)
+		}
+		if n, ok := smp[i].Value(trace.FieldInFlight); ok {
+			smp[i].Set(trace.FieldInFlight, 1050-(1050-min(n, 1050))*0.5)
+		}
+	}
+	r = Classify("gcl-aimd", smp, Options{})
+	for _, f := range r.Findings {
+		if f.Class == Oscillating && strings.Contains(f.Evidence.Summary, "saw-tooth") {
+			t.Errorf("falls to two thirds read as teeth: %s", f.Evidence.Summary)
+		}
+	}
+}
