@@ -577,28 +577,7 @@ const (
 	// highest), while a healthy limiter's wandering does not — Vector's
 	// ×0.9 back-off under a noisy RTT wanders between 59 and 99 (1.4–1.7),
 	// and our gradient's noise dips from 150 to 80 come back (up to 1.97)
-	slowLevels = 8
-	// toothDepth, toothTop, minTeeth: a saw-tooth slower than a window
-	// (teeth) — three falls to half or less (and by two jitters) within
-	// the last slowLevels windows, each from a top at 0.8 of the highest
-	// of them: the limit halves from the level it regrows to, again and
-	// again. go-concurrency-limits' AIMD mis-tuned to halve, run for real
-	// and read every second (fresh seed 121212, drawn for validation
-	// only), climbs from 360 to 1050 and halves every three one-minute
-	// windows: no window swings (each holds one move) and the window
-	// medians move 705–1028, under the slow swing's third, and it read
-	// healthy; failsafe-go over 30 (the same seed), whose truth is
-	// swinging, the same. Both gained; over the libraries' recordings and
-	// fresh draw, the simulator's 2,735 multi-episode incidents and 8,520
-	// whole-trace recordings (seven fresh seeds) no verdict moved
-	// otherwise; oscillating spans grew or were added in 22 recordings
-	// already read oscillating and in one degraded failsafe-go run that
-	// limit-cycles before its incident. Without the two jitters,
-	// go-concurrency-limits' Gradient at a capacity of 1, its limit 1–4,
-	// read teeth in 5 healthy recordings
-	toothDepth      = 0.5
-	toothTop        = 0.8
-	minTeeth        = 3
+	slowLevels      = 8
 	slowLegFraction = 0.3
 	slowMinLegs     = 3
 	slowSwingDepth  = 0.5
@@ -619,6 +598,29 @@ const (
 	// truth, no verdict lost; 8 spans moved (two oscillating spans before
 	// an incident removed, six shortened or split)
 	slowProperDepth = 0.6
+	// toothDepth, toothTop, minTeeth: a saw-tooth slower than a window
+	// (teeth) — three falls to half or less (and by two jitters) within
+	// the last slowLevels windows, each from a top at 0.8 of the highest
+	// of them: the limit halves from the level it regrows to, again and
+	// again. go-concurrency-limits' AIMD mis-tuned to halve, run for real
+	// and read every second (fresh seed 121212, drawn for validation
+	// only), climbs from 360 to 1050 and halves every three one-minute
+	// windows: no window swings (each holds one move) and the window
+	// medians move 705–1028, under the slow swing's third, and it read
+	// healthy; failsafe-go over 30 (the same seed), whose truth is
+	// swinging, the same. Both gained; over the libraries' recordings and
+	// fresh draw, the simulator's 2,735 multi-episode incidents and 8,520
+	// whole-trace recordings (seven fresh seeds) no verdict moved
+	// otherwise; oscillating spans grew or were added in 22 recordings
+	// already read oscillating and in one degraded failsafe-go run that
+	// limit-cycles before its incident. Without the two jitters,
+	// go-concurrency-limits' Gradient at a capacity of 1, its limit 1–4,
+	// read teeth in 5 healthy recordings. Two seeds drawn after (141414,
+	// 151515: 1,324 traces, judged before and after): two more failsafe-go
+	// runs over 30 that swing by truth gained, none lost
+	toothDepth = 0.5
+	toothTop   = 0.8
+	minTeeth   = 3
 	// cycleMinMoves and cycleFraction: a limit cycle about two windows long
 	// puts one rising or one falling ramp in each window, so no window
 	// swings and the window medians move by less than slowSwingDepth — but

@@ -682,7 +682,7 @@ func (s *Stream) describe(f *Finding) {
 			sum = fmt.Sprintf("the limit's level swung %d times over the last %d windows, between %.1f and %.1f", w.slowLegs, w.slowWindows, w.slowLo, w.slowHi)
 		case w.teeth >= minTeeth && w.legs < oscMinLegs && w.slowLegs < slowMinLegs:
 			v["swings"] = float64(w.teeth)
-			sum = fmt.Sprintf("the limit fell to half or less and regrew %d times over the last %d windows: a saw-tooth slower than a window", w.teeth, w.slowWindows)
+			sum = fmt.Sprintf("the limit fell to half or less %d times over the last %d windows, each time from the level it regrew to: a saw-tooth slower than a window", w.teeth, w.slowWindows)
 		case w.cycleMoves >= cycleMinMoves && w.legs < oscMinLegs:
 			v["swings"] = float64(w.cycleMoves)
 			sum = fmt.Sprintf("the limit's window medians went up and down %d times in a row, between %.1f and %.1f: a limit cycle about two windows long", w.cycleMoves, w.slowLo, w.slowHi)
