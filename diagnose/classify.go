@@ -2808,8 +2808,12 @@ func (r *slowRun) excessLost() bool {
 // moved over the libraries' recordings and fresh draw, the simulator's
 // 2,735 multi-episode incidents and 7,197 whole-trace recordings.
 func (r *slowRun) queueDrained() bool {
-	return r.mostlyLossy() && r.lost < bindingShare && r.rttLast > 0 && r.rttLast*degradedRTTRise <= r.rttFirst && r.rttLast < shortSlowRise*r.ref.rtt
+	return r.mostlyLossy() && r.lost < bindingShare && drainedFrom(r.rttFirst, r.rttLast) && r.rttLast < shortSlowRise*r.ref.rtt
 }
+
+// drainedFrom reports an RTT that fell from from to to, two thirds of it
+// or less (1/degradedRTTRise), to measured: the queue behind it drained.
+func drainedFrom(from, to float64) bool { return to > 0 && to*degradedRTTRise <= from }
 
 // asLoaded reports a reading p with as many requests in flight as the run
 // r, within a jitter of its mean.
@@ -5804,11 +5808,8 @@ func (s *Stream) queueTimedOut(w *windowStats, pts []point) bool {
 		return false
 	}
 	first, last := w.rttThirds.of(s, pts, pointRTT)
-	if last > 0 && last*degradedRTTRise <= first {
-		return true
-	}
 	prev := &s.slow.last
-	return prev.class == Oscillating && last > 0 && last*degradedRTTRise <= prev.rttMed
+	return drainedFrom(first, last) || prev.class == Oscillating && drainedFrom(prev.rttMed, last)
 }
 
 // lostWhileBinding is the share of a window's losses (dropped) that fell in

@@ -2904,6 +2904,29 @@ func classifyEdited(smp []trace.Sample, edit func([]trace.Sample)) Result {
 	return Classify("episodes", s, Options{})
 }
 
+// editBetween is an edit for classifyEdited that applies edit to each
+// sample strictly between from and to.
+func editBetween(from, to time.Time, edit func(*trace.Sample)) func([]trace.Sample) {
+	return func(s []trace.Sample) {
+		for i := range s {
+			if s[i].Time.After(from) && s[i].Time.Before(to) {
+				edit(&s[i])
+			}
+		}
+	}
+}
+
+// wholeWithoutIncident classifies smp and stops the test unless the whole
+// recording reads want with no degraded-downstream finding anywhere; what
+// names the recording's story in the failure.
+func wholeWithoutIncident(t *testing.T, smp []trace.Sample, want Class, what string) {
+	t.Helper()
+	r := Classify("recorded", smp, Options{})
+	if r.Class != want || len(degradedDuring(r, smp[0].Time, smp[len(smp)-1].Time)) != 0 {
+		t.Fatalf("%s: %s (%s)", what, r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
+
 // degradedDuring returns r's degraded-downstream findings that overlap
 // [from, to).
 func degradedDuring(r Result, from, to time.Time) []Finding {
@@ -3046,21 +3069,15 @@ func TestALimitThatFollowedAStepIsNoSlowerDownstream(t *testing.T) {
 // are the incident the rule is for.
 func TestABatchThatDrainsIsNoFallInside(t *testing.T) {
 	smp := readTestdata(t, "gcl-gradient-batch-burst-drains-into-idle-5s.csv")
-	r := Classify("gcl-gradient", smp, Options{})
-	if r.Class != PipelineBound || len(degradedDuring(r, smp[0].Time, smp[len(smp)-1].Time)) != 0 {
-		t.Fatalf("a batch draining into an idle gap: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
-	}
+	wholeWithoutIncident(t, smp, PipelineBound, "a batch draining into an idle gap")
 	// the gap 4:45–6:00 with the fallen limit full and the RTT still
 	// rising: requests sent and not completing
 	from, to := smp[0].Time.Add(4*time.Minute+40*time.Second), smp[0].Time.Add(6*time.Minute)
-	for i := range smp {
-		if smp[i].Time.After(from) && smp[i].Time.Before(to) {
-			lim, _ := smp[i].Value(trace.FieldLimit)
-			smp[i].Set(trace.FieldInFlight, lim)
-			smp[i].Set(trace.FieldRTT, 16000)
-		}
-	}
-	r = Classify("gcl-gradient", smp, Options{})
+	r := classifyEdited(smp, editBetween(from, to, func(s *trace.Sample) {
+		lim, _ := s.Value(trace.FieldLimit)
+		s.Set(trace.FieldInFlight, lim)
+		s.Set(trace.FieldRTT, 16000)
+	}))
 	in := degradedDuring(r, smp[0].Time.Add(4*time.Minute), to)
 	if len(in) == 0 || !strings.Contains(in[0].Evidence.Summary, "the limit fell from") {
 		t.Errorf("the limit fell to half with the RTT 3× up and the downstream taking nothing more: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
@@ -3079,12 +3096,8 @@ func TestABatchThatDrainsIsNoFallInside(t *testing.T) {
 // RTT standing (nothing drained), or with losses at a tenth and more (a
 // downstream failing requests), is still an incident.
 func TestAMisTunedLimiterWhoseQueueTimesOutIsNoIncident(t *testing.T) {
-	const file = "gcl-aimd-mis-tuned-queue-times-out-5s.csv"
-	smp := readTestdata(t, file)
-	r := Classify("gcl-aimd", smp, Options{})
-	if r.Class != Oscillating || len(degradedDuring(r, smp[0].Time, smp[len(smp)-1].Time)) != 0 {
-		t.Fatalf("a mis-tuned AIMD's queue timing out: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
-	}
+	smp := readTestdata(t, "gcl-aimd-mis-tuned-queue-times-out-5s.csv")
+	wholeWithoutIncident(t, smp, Oscillating, "a mis-tuned AIMD's queue timing out")
 	from, to := smp[0].Time.Add(6*time.Minute+40*time.Second), smp[0].Time.Add(7*time.Minute+30*time.Second)
 	for _, c := range []struct {
 		name string
@@ -3096,13 +3109,7 @@ func TestAMisTunedLimiterWhoseQueueTimesOutIsNoIncident(t *testing.T) {
 			s.Set(trace.FieldDropped, 4*d)
 		}},
 	} {
-		edited := readTestdata(t, file)
-		for i := range edited {
-			if edited[i].Time.After(from) && edited[i].Time.Before(to) {
-				c.edit(&edited[i])
-			}
-		}
-		r := Classify("gcl-aimd", edited, Options{})
+		r := classifyEdited(smp, editBetween(from, to, c.edit))
 		if len(degradedDuring(r, from, to)) == 0 {
 			t.Errorf("%s: the fall to 27 is no incident: %s (%s)", c.name, r.Class, describeFindings(r.Findings, r.Start, 0))
 		}
@@ -3121,19 +3128,10 @@ func TestAMisTunedLimiterWhoseQueueTimesOutIsNoIncident(t *testing.T) {
 // verdict. The same window with its RTT still at the crash's 28 s is an
 // incident.
 func TestAMisTunedLimiterThatCrashedDrainsItsOwnQueue(t *testing.T) {
-	const file = "gcl-aimd-mis-tuned-crash-drains-its-queue-5s.csv"
-	smp := readTestdata(t, file)
-	r := Classify("gcl-aimd", smp, Options{})
-	if r.Class != Oscillating || len(degradedDuring(r, smp[0].Time, smp[len(smp)-1].Time)) != 0 {
-		t.Fatalf("a mis-tuned AIMD's crash draining its queue: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
-	}
+	smp := readTestdata(t, "gcl-aimd-mis-tuned-crash-drains-its-queue-5s.csv")
+	wholeWithoutIncident(t, smp, Oscillating, "a mis-tuned AIMD's crash draining its queue")
 	from, to := smp[0].Time.Add(14*time.Minute+45*time.Second), smp[0].Time.Add(16*time.Minute+5*time.Second)
-	for i := range smp {
-		if smp[i].Time.After(from) && smp[i].Time.Before(to) {
-			smp[i].Set(trace.FieldRTT, 28000)
-		}
-	}
-	r = Classify("gcl-aimd", smp, Options{})
+	r := classifyEdited(smp, editBetween(from, to, func(s *trace.Sample) { s.Set(trace.FieldRTT, 28000) }))
 	if len(degradedDuring(r, from, to)) == 0 {
 		t.Errorf("the RTT standing at 28 s at the bottom: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
 	}
