@@ -521,6 +521,17 @@ const (
 	// sampling noise on a small limit (±1 on 5) rarely makes 20 %.
 	oscLegFraction = 0.20
 	oscMinLegs     = 4
+	// wideLegFraction: and two of those legs (a move away and one back)
+	// cross half the window's 10–90 % band: a swing returns across its
+	// band, while a limit that wiggles by a jitter or two and then falls
+	// once to a new level spreads its band by that one move, its wiggles
+	// counted as legs of 20 % of a median they helped set. go-concurrency-
+	// limits' AIMD in the simulator (fresh seed 181818, drawn for
+	// validation only), healthy and read every 15 s, stepped 54 → 61 → 53
+	// → 60 and fell to 37 as its downstream shed; Vector's ARC fell from 65
+	// to 15 as demand fell away (seed 171717): both windows counted four
+	// legs, one of them wide, and read oscillating and made the verdict.
+	wideLegFraction = 0.5
 	// oscSlowLegs and oscSlowBand: a slower swing (two legs in each of two
 	// consecutive windows, both with a 10–90 % band of 40 % of the median
 	// or more) is oscillation too: an AIMD sawtooth between L/2 and L on a
@@ -545,7 +556,7 @@ const (
 	// from it now and then: go-concurrency-limits' Vegas, its no-load RTT
 	// stale at a third of the RTT, jumps from 15 to 25–40 and is cut back
 	// in one to three windows of 7–29, and its Gradient at 250–500 counts
-	// its sample noise as four to nine swings in one or two windows of 5–15
+	// its sample noise as eight or nine swings in one or two windows of 5
 	// (2 of 5 at 500 read every 15 s, before a step to 60 %). A mis-tuned
 	// limiter that swings over a queue swings in most windows
 	// (go-concurrency-limits' AIMD saw-tooth over a long queue: 18–29 of
@@ -1270,6 +1281,9 @@ type windowStats struct {
 	band               float64
 	iqr, iqrAbs        float64
 	legs               int
+	// wideLegs: the legs of half the 10–90 % band or more
+	// (wideLegFraction), counted where legs reaches oscMinLegs
+	wideLegs int
 	// regrew: the window swung only as its limit climbed back after a
 	// degraded one (regrowing), so it says so instead of "settled"
 	regrew bool
@@ -4834,6 +4848,10 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// swings are only counted where the limit spreads at all (the
 		// median filter is the costliest step of a window)
 		w.legs = s.countLegs(raw, times, w.limitMed)
+		if w.legs >= oscMinLegs {
+			// the same filtered limit, the legs' bar raised to half the band
+			w.wideLegs = zigzag(s.filtered, math.Max(legThreshold(w.limitMed), wideLegFraction*(w.p90-w.p10)))
+		}
 	}
 	w.p100 = hi
 	floor := math.Min(s.floor, lo)
@@ -5774,7 +5792,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case !regrowing && swinging && (w.legs >= oscMinLegs && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
+	case !regrowing && swinging && (w.legs >= oscMinLegs && w.wideLegs >= 2 && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
 		w.slowLegs >= slowMinLegs, w.cycleMoves >= cycleMinMoves, w.teeth >= minTeeth:
 		w.class = Oscillating
 	default:
@@ -6361,7 +6379,7 @@ func thirds(s *Stream, pts []point, get func(*point) (float64, bool)) (float64, 
 // changed (the simulator's AIMD at a capacity of 8, healthy by intent,
 // oscillating → healthy).
 func (s *Stream) countLegs(raw []float64, times []int64, level float64) int {
-	thr := math.Max(oscLegFraction*level, math.Nextafter(jitter(level), math.Inf(1)))
+	thr := legThreshold(level)
 	f := s.filtered[:0]
 	var win [maxFilterWidth]float64
 	span := int64(probeFilterSpan) / 2
@@ -6382,6 +6400,12 @@ func (s *Stream) countLegs(raw []float64, times []int64, level float64) int {
 		return 0
 	}
 	return zigzag(f, thr)
+}
+
+// legThreshold is the move that makes a leg at a limit of level:
+// oscLegFraction of it, and more than its jitter.
+func legThreshold(level float64) float64 {
+	return math.Max(oscLegFraction*level, math.Nextafter(jitter(level), math.Inf(1)))
 }
 
 // rangeOf returns the lowest and the highest of f (non-empty).

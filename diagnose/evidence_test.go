@@ -3174,3 +3174,30 @@ func TestASawToothSlowerThanAWindowIsOscillating(t *testing.T) {
 		}
 	}
 }
+
+// TestWigglesThenOneFallIsNoSwing: a limit that steps by a jitter or two a
+// reading and then falls once to a new level spreads its window by that
+// one move; its wiggles are legs of a fifth of a median they helped set,
+// and four legs read as a swing. A swing returns across its band: two of
+// its legs cross half of it (wideLegFraction). go-concurrency-limits'
+// AIMD in the simulator (a seed drawn for validation only), healthy and
+// read every 15 s, steps 54 → 61 → 53 → 60 and falls to 37 as its
+// downstream sheds: read oscillating for that window, and that made the
+// verdict. The same window with the limit going back and forth across the
+// fall (two readings at 60, two at 35, …) still swings.
+func TestWigglesThenOneFallIsNoSwing(t *testing.T) {
+	smp := readTestdata(t, "gcl-aimd-wiggles-then-one-fall-15s.csv")
+	wholeWithoutIncident(t, smp, Healthy, "wiggles by a jitter, then one fall")
+	fall := smp[0].Time.Add(12 * time.Minute) // the reading at 00:12:15
+	r := classifyEdited(smp, editBetween(fall.Add(-time.Second), fall.Add(3*time.Minute), func(s *trace.Sample) {
+		l := 60.0
+		if s.Time.Sub(fall)/(30*time.Second)%2 == 1 {
+			l = 35
+		}
+		s.Set(trace.FieldLimit, l)
+		s.Set(trace.FieldInFlight, l)
+	}))
+	if r.Class != Oscillating {
+		t.Fatalf("the limit going back and forth across its fall: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
