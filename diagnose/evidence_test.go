@@ -3201,3 +3201,35 @@ func TestWigglesThenOneFallIsNoSwing(t *testing.T) {
 		t.Fatalf("the limit going back and forth across its fall: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
 	}
 }
+
+// TestAWanderIsNoSlowSwing: two legs in each of two windows spread by 40 %
+// or more are a slow swing only where the second window's limit moves by
+// half its median between two readings (slowSwingJump): a mis-tuned
+// limiter swings by cuts, a limiter wandering under a noisy RTT walks.
+// failsafe-go v0.9.8 over 100, run for real and read every 15 s, wanders
+// 82–160 in a period of about three minutes, a sixth of its level at most
+// a reading: it read oscillating for that window, and that made the
+// verdict. The same recording squared off between 80 and 160 — the limit
+// halving and doubling, as a back-off does — still swings.
+func TestAWanderIsNoSlowSwing(t *testing.T) {
+	smp := readTestdata(t, "failsafe-wandering-a-sixth-a-reading-15s.csv")
+	wholeWithoutIncident(t, smp, Healthy, "a limit wandering a sixth of its level a reading")
+	if got := Failing(Classify("failsafe-adaptive", smp, Options{}), []Class{Oscillating}); len(got) != 0 {
+		t.Fatalf("a wander read as a swing somewhere: %v", got)
+	}
+	r := classifyEdited(smp, func(s []trace.Sample) {
+		for i := range s {
+			l, _ := s[i].Value(trace.FieldLimit)
+			sq := 80.0
+			if l >= 125 {
+				sq = 160
+			}
+			n, _ := s[i].Value(trace.FieldInFlight)
+			s[i].Set(trace.FieldLimit, sq)
+			s[i].Set(trace.FieldInFlight, min(n, sq))
+		}
+	})
+	if r.Class != Oscillating {
+		t.Fatalf("the limit halving and doubling between 80 and 160: %s (%s)", r.Class, describeFindings(r.Findings, r.Start, 0))
+	}
+}
