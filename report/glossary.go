@@ -2,7 +2,7 @@ package report
 
 // VerdictsHelp is "limitscope help verdicts": each verdict, the evidence it
 // is decided on and what to do. The thresholds are the classifier's
-// (diagnose/classify.go).
+// (diagnose/thresholds.go).
 const VerdictsHelp = `Every target gets one verdict per judging window; the whole-series verdict is
 the most severe one present (degraded-downstream > oscillating >
 pipeline-bound > healthy; oscillating over a standing queue must recur). A
