@@ -2775,13 +2775,13 @@ func (f *Finding) steppedTo() (to, from float64, ok bool) {
 	return f.heldLevel, f.stepLevel, f.stepFrom > 0 && f.heldRun >= 2
 }
 
-// steppedDown reports a level after at collapseDrop (half) of the level
-// before or less, and more than a jitter below it: a limit that followed a
-// capacity step down. (A step up names nothing: a limit that doubled is a
-// larger downstream, more demand, or a limiter running away on fast
-// errors — error-acceleration says which.)
+// steppedDown reports a level after at stepNamed (three quarters) of the
+// level before or less, and more than a jitter below it: a limit that
+// followed a capacity step down. (A step up names nothing: a limit that
+// doubled is a larger downstream, more demand, or a limiter running away
+// on fast errors — error-acceleration says which.)
 func steppedDown(before, after float64) bool {
-	return after <= collapseDrop*before && before-after > jitter(before)
+	return after <= stepNamed*before && before-after > jitter(before)
 }
 
 // noteSlowdown keeps when the episode's windows first completed

@@ -2213,8 +2213,8 @@ func TestSlowdownAtFewerCompletionsThanIntervals(t *testing.T) {
 	}
 }
 
-// TestHealthyStepDownIsNamed: a limit that falls to half or less of a level
-// it held and holds the new one, with no verdict against the downstream,
+// TestHealthyStepDownIsNamed: a limit that falls to three quarters or less
+// of a level it held (stepNamed) and holds the new one, with no verdict against the downstream,
 // is a healthy limiter following a capacity step down (or settling lower on
 // its own); its healthy finding names the step so the reader can check the
 // downstream. Vector's ARC (limiter.Vector, simulator draw + 307, read
@@ -2239,6 +2239,9 @@ func TestHealthyStepDownIsNamed(t *testing.T) {
 		// level swings 5–8 (its middle half 3 wide) and leaves the run
 		{"vector-arc-step-down-swinging-at-its-new-level-15s.csv", 23, 6, "2026-01-01T00:15:15Z", 0.6},
 		{"gcl-vegas-start-from-initial-limit-5s.csv", 0, 0, "", 1},
+		// go-concurrency-limits' AIMD in the simulator, its downstream
+		// cut to 60 % (fresh seed 181818): a step to 61 % (stepNamed)
+		{"gcl-aimd-wiggles-then-one-fall-15s.csv", 57, 35, "2026-01-01T00:11:30Z", 1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			smp := readTestdata(t, tc.file)

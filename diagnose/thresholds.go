@@ -705,6 +705,15 @@ const (
 	// (calibration: go-concurrency-limits' AIMD from 58 to 34 and from 24
 	// to 14, the min RTT up 1.65–2.5×, was read as slower at a 60 % bar).
 	collapseDrop = 0.5
+	// stepNamed: a healthy episode names a step down (level_before,
+	// level_since) to three quarters of a level held for two windows or
+	// less: a limiter following a downstream that lost a quarter of its
+	// capacity or more (our suites' healthy step is to 60 %: AIMD from 57
+	// to 35, Vegas from 23 to 14) is what an on-call engineer checks the
+	// downstream for, and a level a quarter lower is outside the band a
+	// held level keeps (oscBand). Named only, never judged: a step to half
+	// or less with losses is capacity lost (collapseDrop).
+	stepNamed = 0.75
 	// stepDrop: a limit whose 90th percentile stands at this share of its
 	// earlier level or less stepped down (steppedLossy): a limiter that
 	// follows a downstream losing a quarter to two fifths of its capacity

@@ -297,10 +297,10 @@ Statistics (reports, JSON stats and evidence values)
   lost               requests lost over a finding's readings
   level_before, level_since
                      a healthy episode's step down: the level the limit held
-                     for two windows or more, and the level at half of it or
-                     less it held since for two or more: a downstream that
-                     takes fewer at once, or a limiter settling lower on its
-                     own, named, not judged
+                     for two windows or more, and the level at three
+                     quarters of it or less it held since for two or more: a
+                     downstream that takes fewer at once, or a limiter
+                     settling lower on its own, named, not judged
   windows            how many windows showed the finding
   confidence         the share of judged windows that showed the verdict, 0–1
   judged_windows     windows with enough samples to judge
