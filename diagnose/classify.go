@@ -11,11 +11,12 @@
 // 15 sample intervals, 1 to 5 minutes, but at least 12 intervals) over the
 // trailing samples it keeps; an episode's start and end move from the window
 // edge to where the series changed level. Batch classification feeds the
-// same stream, so the two always agree. Every threshold is a named constant with its rationale
-// (thresholds.go); they are checked on third-party limiters
-// (diagnose/thirdparty_test.go). The swings of the limit are told apart in
-// swings.go, incidents shorter than a window are read reading by reading in
-// incidents.go, and Result assembles a stream's verdict (result.go).
+// same stream, so the two always agree. Every threshold is a named
+// constant with its rationale (thresholds.go); they are checked on
+// third-party limiters (diagnose/thirdparty_test.go). The swings of the
+// limit are told apart in swings.go, incidents shorter than a window are
+// read reading by reading in incidents.go, and Result assembles a stream's
+// verdict (result.go).
 package diagnose
 
 import (

@@ -2214,9 +2214,9 @@ func TestSlowdownAtFewerCompletionsThanIntervals(t *testing.T) {
 }
 
 // TestHealthyStepDownIsNamed: a limit that falls to three quarters or less
-// of a level it held (stepNamed) and holds the new one, with no verdict against the downstream,
-// is a healthy limiter following a capacity step down (or settling lower on
-// its own); its healthy finding names the step so the reader can check the
+// of a level it held (stepNamed) and holds the new one, with no verdict
+// against the downstream, is a healthy limiter following a capacity step
+// down (or settling lower on its own); its healthy finding names the step so the reader can check the
 // downstream. Vector's ARC (limiter.Vector, simulator draw + 307, read
 // every 15 s) held 24 for fifteen minutes over a downstream that then lost
 // 70 % of its capacity, its level 24 → 6 from 00:15:15. As recorded its
