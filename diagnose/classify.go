@@ -252,8 +252,6 @@ type windowStats struct {
 	// wideLegs: the legs of half the 10–90 % band or more
 	// (wideLegFraction), counted where legs reaches oscMinLegs
 	wideLegs int
-	// jump: the limit's largest move between two readings of the window
-	jump float64
 	// regrew: the window swung only as its limit climbed back after a
 	// degraded one (regrowing), so it says so instead of "settled"
 	regrew bool
@@ -2857,9 +2855,6 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 	}
 	flattenProbes(raw, times, rtts)
 	k := len(raw) / 3
-	for i := 1; i < len(raw); i++ {
-		w.jump = math.Max(w.jump, math.Abs(raw[i]-raw[i-1]))
-	}
 	w.limitFirst, w.limitLast = s.median(raw[:k]), s.median(raw[len(raw)-k:])
 	lims := append(s.lims[:0], raw...)
 	s.lims = lims
@@ -3819,7 +3814,7 @@ func (s *Stream) judge(pts []point, start, end int64) (windowStats, bool) {
 		// demand is not the constraint, however it wanders — unless the
 		// downstream itself refuses a material share (then it is)
 		w.class = PipelineBound
-	case !regrowing && swinging && (w.legs >= oscMinLegs && w.wideLegs >= 2 && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && w.jump >= slowSwingJump*w.limitMed && s.prevSwing || w.swungLegs() && s.swungRun >= oscSwungRun-1),
+	case !regrowing && swinging && (w.legs >= oscMinLegs && w.wideLegs >= 2 && w.swingsBy(oscIQRJitters) || w.legs >= oscSlowLegs && w.band >= oscSlowBand && s.prevSwing && largestMove(raw) >= slowSwingJump*w.limitMed || w.swungLegs() && s.swungRun >= oscSwungRun-1),
 		w.slowLegs >= slowMinLegs, w.cycleMoves >= cycleMinMoves, w.teeth >= minTeeth:
 		w.class = Oscillating
 	default:

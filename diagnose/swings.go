@@ -321,3 +321,14 @@ func flattenProbes(v []float64, t []int64, rtts time.Duration) {
 		}
 	}
 }
+
+// largestMove is the largest move of the limit between two readings of a
+// window (its values in time order): a swing made of cuts moves by half
+// its level at once (slowSwingJump), a wander walks.
+func largestMove(v []float64) float64 {
+	var m float64
+	for i := 1; i < len(v); i++ {
+		m = max(m, math.Abs(v[i]-v[i-1]))
+	}
+	return m
+}

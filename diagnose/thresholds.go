@@ -449,10 +449,11 @@ const (
 	oscSlowLegs = 2
 	oscSlowBand = 0.4
 	// slowSwingJump: and in the second window the limit moves by half its
-	// median or more between two readings (jump): a mis-tuned limiter's
-	// swing is made of cuts — an AIMD halving, a gradient limiter taking
-	// most of the way to a target the noise set — while a limiter
-	// wandering under a noisy RTT walks, a sixth of its level or less a
+	// median or more between two readings (largestMove, asked last: the
+	// rest of the clause rarely holds): a mis-tuned limiter's swing is made
+	// of cuts — an AIMD halving, a gradient limiter taking most of the way
+	// to a target the noise set — while a limiter wandering under a noisy
+	// RTT walks, a sixth of its level or less a
 	// reading. Over every dumped whole-trace recording (both suites'
 	// calibration and held-out halves, their validation draws, fourteen
 	// fresh seeds), of the recordings whose windows read oscillating by
