@@ -56,8 +56,8 @@ func (s *Stream) slowSwings(w *windowStats) {
 }
 
 // windowLevel is a judged window's limit as slowSwings compares it with
-// the windows around it: its median, its top (90th percentile) and its
-// 10–90 % band over the median.
+// the windows around it: its median, its top and bottom (90th and 10th
+// percentiles; teeth) and its 10–90 % band over the median.
 type windowLevel struct {
 	med, top, bottom, band float64
 }
